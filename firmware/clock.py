@@ -1,0 +1,35 @@
+# Time is injected (ARCHITECTURE.md): the table loop asks a clock, so the simulator can run a
+# game faster than real time and tests can step it exactly.
+import time
+
+
+class BoardClock:
+    """The real clock: milliseconds since boot, wrapping as MicroPython's ticks do."""
+
+    def ticks_ms(self):
+        return time.ticks_ms()
+
+    def since(self, t):
+        return time.ticks_diff(time.ticks_ms(), t)
+
+    def sleep_ms(self, ms):
+        time.sleep_ms(ms)
+
+
+class VirtualClock:
+    """Simulated time: sleep_ms advances it at once (or in real time when `realtime`)."""
+
+    def __init__(self, realtime=False):
+        self.now = 0
+        self.realtime = realtime
+
+    def ticks_ms(self):
+        return self.now
+
+    def since(self, t):
+        return self.now - t
+
+    def sleep_ms(self, ms):
+        if self.realtime:
+            time.sleep_ms(ms)
+        self.now += ms

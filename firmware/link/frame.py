@@ -1,0 +1,117 @@
+# Wire framing shared by the board and the host (P1).
+#
+# A frame is COBS(payload + CRC32 little-endian) followed by one 0x00 delimiter. COBS removes
+# every 0x00 from the body, so a reader that lost sync (boot messages, a stray print, a
+# traceback, line noise) drops bytes up to the next 0x00 and is back in step: noise costs at
+# most the frames it touches. The CRC rejects what COBS alone cannot see.
+#
+# The payload is one JSON object (an event from the board, a command from the host). JSON is
+# larger than a packed struct but every tool, log and person can read it, and json.dumps of a
+# small dict costs well under a millisecond on an ESP32 next to a 1 s heartbeat.
+from binascii import crc32
+
+from micropython import const
+
+MAX_FRAME = const(1024)  # longest decoded body accepted; longer means a lost delimiter
+
+
+def cobs_encode(data):
+    out = bytearray(len(data) + len(data) // 254 + 2)
+    code_at = 0
+    code = 1
+    o = 1
+    for b in data:
+        if b:
+            out[o] = b
+            o += 1
+            code += 1
+            if code == 0xFF:
+                out[code_at] = code
+                code_at = o
+                o += 1
+                code = 1
+        else:
+            out[code_at] = code
+            code_at = o
+            o += 1
+            code = 1
+    out[code_at] = code
+    return bytes(out[:o])
+
+
+def cobs_decode(data):
+    """Decode one COBS body (no delimiter). Raises ValueError if it is not valid COBS."""
+    out = bytearray()
+    i = 0
+    n = len(data)
+    while i < n:
+        code = data[i]
+        if code == 0:
+            raise ValueError("zero byte inside a COBS frame")
+        end = i + code
+        if end > n:
+            raise ValueError("COBS block runs past the frame")
+        out.extend(data[i + 1 : end])
+        i = end
+        if code != 0xFF and i < n:
+            out.append(0)
+    return bytes(out)
+
+
+def encode(payload):
+    """payload bytes -> one delimited frame"""
+    crc = crc32(payload) & 0xFFFFFFFF
+    body = payload + bytes((crc & 0xFF, (crc >> 8) & 0xFF, (crc >> 16) & 0xFF, crc >> 24))
+    return cobs_encode(body) + b"\x00"
+
+
+def check(body):
+    """One COBS body (delimiter stripped) -> payload bytes. ValueError names what is wrong."""
+    raw = cobs_decode(body)
+    if len(raw) < 5:
+        raise ValueError("frame too short")
+    payload = raw[:-4]
+    c = raw[-4:]
+    got = c[0] | (c[1] << 8) | (c[2] << 16) | (c[3] << 24)
+    if got != crc32(payload) & 0xFFFFFFFF:
+        raise ValueError("CRC mismatch")
+    return payload
+
+
+class Decoder:
+    """Feed it bytes as they come; it returns the payloads of the good frames.
+
+    Bad frames are counted (errors, last_error), never raised: the link must survive noise.
+    The body buffer is preallocated and bounded by MAX_FRAME."""
+
+    def __init__(self, max_frame=MAX_FRAME):
+        self._buf = bytearray(max_frame)
+        self._n = 0
+        self._overflow = False
+        self.errors = 0
+        self.last_error = None
+
+    def feed(self, data):
+        out = []
+        buf = self._buf
+        for b in data:
+            if b == 0:
+                if self._overflow:
+                    self._fail("frame longer than %d bytes" % len(buf))
+                elif self._n:
+                    try:
+                        out.append(check(memoryview(buf)[: self._n]))
+                    except ValueError as e:
+                        self._fail(str(e))
+                self._n = 0
+                self._overflow = False
+            elif self._n < len(buf):
+                buf[self._n] = b
+                self._n += 1
+            else:
+                self._overflow = True
+        return out
+
+    def _fail(self, why):
+        self.errors += 1
+        self.last_error = why

@@ -1,0 +1,119 @@
+# The board's end of the serial link (P2, P3, P4): numbers events, keeps them in the ring,
+# answers the host's hello with who it is, what it missed and the state now, sends
+# heartbeats, and turns good frames from the host into commands.
+#
+# Numbered events (`card`, `move`, `goal`, ...) get seq = 1, 2, 3 ... per boot and go in the
+# ring, with "seq". Link messages (`hello`, `snapshot`, `gap`, `heartbeat`, `answer`, link
+# `error`s) carry the newest seq so far as "at" and take no number of their own: they describe
+# the link, not the game, and resending them would be noise.
+import json
+
+from micropython import const
+
+from link import frame
+from link.ring import Ring
+
+VERSION = "0.1.0"
+HEARTBEAT_MS = const(800)  # P3 asks for at least one a second; 800 leaves room for a slow scan
+SEP = (",", ":")  # compact JSON: every byte of the ring counts
+
+
+class Link:
+    def __init__(self, write, boot, table="plateau", ring=None):
+        self._write = write  # callable(bytes): the transport (USB console, UART, pty)
+        self.boot = boot  # random per power-up: tells the host the board restarted
+        self.table = table
+        self.ring = ring if ring is not None else Ring()
+        self.seq = 0
+        self._decoder = frame.Decoder()
+        self._last_beat = None
+        self.on_command = None  # callable(cmd dict) -> None or a refusal reason (str)
+        self.snapshot = None  # callable() -> dict: the game state for `snapshot`
+        self.about = None  # callable() -> dict: game and rules for `hello`
+        self.sent = 0  # frames written (for selftest and benchmarks)
+        self.hellos = 0  # host hellos answered
+
+    # --- board -> host ---------------------------------------------------------------
+
+    def emit(self, ev):
+        """Send a game event (a dict with "type"); it is numbered and kept for resend.
+
+        The ring keeps only the event's own fields; boot and seq are put back in front when it
+        is sent (again), so resent bytes are identical and the ring holds more events."""
+        self.seq += 1
+        body = json.dumps(ev, separators=SEP).encode()[1:]
+        self.ring.add(self.seq, body)
+        self._send(body, "seq", self.seq)
+        return self.seq
+
+    def tell(self, ev):
+        """Send a link message: not numbered, not kept."""
+        self._send(json.dumps(ev, separators=SEP).encode()[1:], "at", self.seq)
+
+    def _send(self, body, key, seq):
+        head = '{"boot":"%s","%s":%d,' % (self.boot, key, seq)
+        self._write(frame.encode(head.encode() + body))
+        self.sent += 1
+
+    def greet(self, host_boot=None, host_seq=0):
+        """hello, then a gap if the ring no longer holds what the host missed, then the
+        snapshot, then every missed event still held, oldest first."""
+        hello = {"type": "hello", "fw": VERSION, "table": self.table}
+        if self.about:
+            hello.update(self.about())
+        self.tell(hello)
+        since = host_seq if host_boot == self.boot else 0
+        first = max(since + 1, self.ring.first)
+        if self.seq and first > since + 1:
+            self.tell({"type": "gap", "from": since + 1, "to": first - 1})
+        self.tell(self.snapshot() if self.snapshot else {"type": "snapshot"})
+        for s in range(first, self.seq + 1):
+            self._send(bytes(self.ring.get(s)), "seq", s)
+
+    def tick(self, clock):
+        """Call every loop: sends the heartbeat when it is due."""
+        if self._last_beat is None or clock.since(self._last_beat) >= HEARTBEAT_MS:
+            self._last_beat = clock.ticks_ms()
+            self.tell({"type": "heartbeat", "up": self._last_beat})
+
+    # --- host -> board ---------------------------------------------------------------
+
+    def receive(self, data):
+        """Bytes from the host. Every command gets an answer; garbage gets an error event."""
+        for payload in self._decoder.feed(data):
+            self._command(payload)
+        if self._decoder.last_error:
+            self.tell({"type": "error", "what": "link", "why": self._decoder.last_error})
+            self._decoder.last_error = None
+
+    def _command(self, payload):
+        try:
+            cmd = json.loads(payload)
+        except ValueError:
+            self._answer(None, "not JSON")
+            return
+        if not isinstance(cmd, dict) or not isinstance(cmd.get("cmd"), str):
+            self._answer(None, 'a command is a JSON object with a "cmd" string')
+            return
+        cid = cmd.get("id")
+        name = cmd["cmd"]
+        if name == "hello":
+            last = cmd.get("seq", 0)
+            if not isinstance(last, int) or last < 0:
+                self._answer(cid, "seq must be a whole number >= 0")
+                return
+            self.hellos += 1
+            self.greet(cmd.get("boot"), last)
+            return
+        if name == "snapshot":
+            self.tell(self.snapshot() if self.snapshot else {"type": "snapshot"})
+            self._answer(cid, None)
+            return
+        why = self.on_command(cmd) if self.on_command else "unknown command " + name
+        self._answer(cid, why)
+
+    def _answer(self, cid, refusal):
+        ans = {"type": "answer", "id": cid, "ok": refusal is None}
+        if refusal is not None:
+            ans["why"] = refusal
+        self.tell(ans)

@@ -1,0 +1,137 @@
+# Table scripts (../shared/specs/scenario.md): a physical session written down. Parsed in
+# full before anything runs, so a bad script is rejected with its line number and reason.
+# Runs under MicroPython (the simulator) and CPython (host tools, tests).
+
+GAMES = ("tock", "weykick", "holdem", "pocha")
+BUTTONS = ("undo", "new", "pause")
+GOALS = ("A", "B")
+COLOURS = "RGBY"
+RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+SUITS = "SHDC"
+HEX = "0123456789ABCDEF"
+
+
+class ScriptError(ValueError):
+    def __init__(self, line, why):
+        super().__init__("line %d: %s" % (line, why))
+        self.line = line
+        self.why = why
+
+
+def is_square(name):
+    """A sensor name: track R1..Y18, home RH1..YH4, camp RC1..YC4."""
+    if len(name) < 2 or name[0] not in COLOURS:
+        return False
+    rest = name[1:]
+    if rest[0] in "HC":
+        return rest[1:] in ("1", "2", "3", "4")
+    return rest.isdigit() and rest[0] != "0" and 1 <= int(rest) <= 18
+
+
+def is_card(name):
+    return name == "X" or (name[-1:] in SUITS and name[:-1] in RANKS)
+
+
+def _ms(line, word):
+    if not word.isdigit():
+        raise ScriptError(line, "expected a duration in ms, got %r" % word)
+    return int(word)
+
+
+def _settings(line, words):
+    out = {}
+    for w in words:
+        if "=" not in w:
+            raise ScriptError(line, "setting %r is not key=value" % w)
+        k, v = w.split("=", 1)
+        out[k] = int(v) if v.isdigit() else v
+    return out
+
+
+def parse(text):
+    """Script text -> (settings dict with "game", [(line, verb, args), ...])."""
+    actions = []  # type: list[tuple]
+    settings = None
+    for n, raw in enumerate(text.split("\n"), 1):
+        words = raw.split("#", 1)[0].split()
+        if not words:
+            continue
+        verb = words[0]
+        args = words[1:]
+        if settings is None:
+            if verb != "table":
+                raise ScriptError(n, "a script starts with 'table GAME ...', not %r" % verb)
+            if not args or args[0] not in GAMES:
+                raise ScriptError(n, "unknown game; one of: " + ", ".join(GAMES))
+            settings = _settings(n, args[1:])
+            settings["game"] = args[0]
+            continue
+        actions.append((n, verb, _check(n, verb, args, len(actions))))
+    if settings is None:
+        raise ScriptError(1, "empty script: it needs a 'table GAME ...' line")
+    return settings, actions
+
+
+def _count(line, verb, args, k):
+    if len(args) != k:
+        raise ScriptError(line, "%s takes %d argument%s" % (verb, k, "" if k == 1 else "s"))
+
+
+def _check(n, verb, args, index):
+    if verb in ("lift", "place"):
+        _count(n, verb, args, 1)
+        _square(n, args[0])
+        return args
+    if verb == "move":
+        _count(n, verb, args, 2)
+        _square(n, args[0])
+        _square(n, args[1])
+        return args
+    if verb == "card":
+        _count(n, verb, args, 1)
+        if not is_card(args[0]):
+            raise ScriptError(
+                n, "unknown card %r (rank A 2-10 J Q K and suit S H D C, or X)" % args[0]
+            )
+        return args
+    if verb == "tag":
+        _count(n, verb, args, 1)
+        uid = args[0].upper()
+        if len(uid) not in (8, 14, 20) or any(c not in HEX for c in uid):
+            raise ScriptError(n, "tag UID must be 4, 7 or 10 bytes in hex, got %r" % args[0])
+        return [uid]
+    if verb == "glitch":
+        _count(n, verb, args, 2)
+        _square(n, args[0])
+        return [args[0], _ms(n, args[1])]
+    if verb in ("wait", "pace", "unplug"):
+        _count(n, verb, args, 1)
+        return [_ms(n, args[0])]
+    if verb == "button":
+        _count(n, verb, args, 1)
+        if args[0] not in BUTTONS:
+            raise ScriptError(n, "unknown button %r; one of: %s" % (args[0], " ".join(BUTTONS)))
+        return args
+    if verb == "reset":
+        _count(n, verb, args, 0)
+        return args
+    if verb == "send":
+        if not args:
+            raise ScriptError(n, "send needs a command")
+        return args
+    if verb in ("ball", "clear"):
+        _count(n, verb, args, 1)
+        if args[0] not in GOALS:
+            raise ScriptError(n, "unknown goal %r; one of: A B" % args[0])
+        return args
+    if verb == "position":
+        _count(n, verb, args, 1)
+        if index:
+            raise ScriptError(n, "position must come right after the table line")
+        return args
+    raise ScriptError(n, "unknown action %r" % verb)
+
+
+def _square(n, name):
+    if not is_square(name):
+        raise ScriptError(n, "unknown square %r (R1..Y18, RH1..YH4, RC1..YC4)" % name)

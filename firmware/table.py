@@ -1,0 +1,55 @@
+# The table's main loop: one pass reads the link, lets the game layer look at the board, and
+# keeps the heartbeat going. Everything it drives is injected (transport, clock, game), so the
+# same loop runs on the board (main.py) and in the simulator (sim/run.py).
+from micropython import const
+
+SCAN_MS = const(5)  # 200 scans a second: see firmware/sense for why
+
+
+class Table:
+    def __init__(self, transport, clock, link, game=None):
+        self.transport = transport
+        self.clock = clock
+        self.link = link
+        self.game = game
+        self.running = True
+        link.on_command = self.command
+        link.snapshot = self.snapshot
+        link.about = self.about
+
+    def about(self):
+        return self.game.about() if self.game else {"game": None}
+
+    def snapshot(self):
+        snap = {"type": "snapshot"}
+        if self.game:
+            snap.update(self.game.snapshot())
+        return snap
+
+    def command(self, cmd):
+        """A host command other than hello/snapshot: None when done, else why refused."""
+        if cmd["cmd"] == "repl":
+            # P5's escape: answer, give Ctrl-C back, leave the loop; main.py then returns to
+            # the REPL so mpremote can take over.
+            self.running = False
+            return None
+        if self.game:
+            return self.game.command(cmd)
+        return "no game is loaded"
+
+    def step(self):
+        data = self.transport.read()
+        if data:
+            self.link.receive(data)
+        if self.game:
+            self.game.step(self.clock.ticks_ms())
+        self.link.tick(self.clock)
+
+    def run(self):
+        self.transport.table_mode()
+        try:
+            while self.running:
+                self.step()
+                self.clock.sleep_ms(SCAN_MS)
+        finally:
+            self.transport.repl_mode()

@@ -1,0 +1,5 @@
+import sys
+
+from plateau.cli import main
+
+sys.exit(main())

@@ -1,0 +1,21 @@
+# Tiny helpers shared by the firmware tests, which run under pytest and under MicroPython's
+# own runner (mpy_runner), so they use plain asserts and no pytest features.
+
+
+def raises(exc, fn, *args):
+    """Calls fn(*args), asserts it raises exc, returns the exception."""
+    try:
+        fn(*args)
+    except exc as e:
+        return e
+    raise AssertionError("%s did not raise %s" % (fn.__name__, exc.__name__))
+
+
+class Wire:
+    """A transport stand-in: collects what the board writes."""
+
+    def __init__(self):
+        self.out = bytearray()
+
+    def write(self, data):
+        self.out.extend(data)

@@ -1,0 +1,39 @@
+"""The whole path: firmware under `micropython` -> pty -> pyserial -> plateau (P1-P3)."""
+
+import json
+import subprocess
+import sys
+
+
+def run_plateau(*args, timeout=60):
+    return subprocess.run(
+        [sys.executable, "-m", "plateau", *args], capture_output=True, text=True, timeout=timeout
+    )
+
+
+def test_P2_P3_sim_link_comes_up_with_hello_snapshot_and_heartbeats(tmp_path):
+    script = tmp_path / "s.table"
+    script.write_text("table tock players=4\nwait 3000\n")
+    done = run_plateau("sim", str(script), "--json")
+    assert done.returncode == 0, done.stderr
+    evs = [json.loads(line) for line in done.stdout.splitlines()]
+    kinds = [e["type"] for e in evs]
+    assert kinds[:2] == ["hello", "snapshot"]
+    beats = [e["up"] for e in evs if e["type"] == "heartbeat"]
+    assert len(beats) >= 5  # 3 s of script + 2 s of run-out, one at least every second
+    assert all(b - a <= 1000 for a, b in zip(beats, beats[1:], strict=False))
+    assert len({e["boot"] for e in evs}) == 1
+
+
+def test_sim_rejects_a_bad_script_with_its_line(tmp_path):
+    script = tmp_path / "bad.table"
+    script.write_text("table tock players=4\nwait 10\nlift Q7\n")
+    done = run_plateau("sim", str(script))
+    assert done.returncode == 1
+    assert "line 3" in done.stderr and "Q7" in done.stderr
+
+
+def test_demo_runs_and_exits_0():
+    done = run_plateau("demo")
+    assert done.returncode == 0, done.stderr
+    assert "hello" in done.stdout and "heartbeat" in done.stdout
