@@ -123,6 +123,10 @@ def main(argv: list[str] | None = None) -> int:
     b = sub.add_parser("build", help="compile every firmware module to build/mpy (mpy-cross)")
     b.set_defaults(func=cmd_build)
 
+    from plateau import tock
+
+    tock.add_parser(sub)
+
     sz = sub.add_parser("size", help="the .mpy size of each firmware module, and the total")
     sz.set_defaults(func=cmd_size)
 
@@ -134,6 +138,9 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # `plateau ... | head`: the reader has had enough
+        sys.stderr.close()
+        return 0
 
 
 if __name__ == "__main__":

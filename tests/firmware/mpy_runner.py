@@ -21,7 +21,8 @@ def main(name):
         except Exception as e:  # a failing test: report it, run the others
             failed += 1
             print("FAIL %s.%s: %s: %s" % (name, attr, type(e).__name__, e))
-            sys.print_exception(e)  # type: ignore[attr-defined]
+            if failed <= 3:  # the first tracebacks say enough
+                sys.print_exception(e)  # type: ignore[attr-defined]
         low = min(low, gc.mem_free())
         gc.collect()
     print(
