@@ -10,7 +10,7 @@ from pathlib import Path
 from plateau.hostlink import HostLink, LinkError
 from plateau.sim import Firmware
 
-DEMO_SCRIPT = Path(__file__).with_name("demo.table")
+DEMO_SCRIPT = Path(__file__).parent / "examples" / "demo.table"
 
 
 def show(ev: dict) -> str:

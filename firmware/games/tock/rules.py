@@ -876,12 +876,14 @@ class Position:
         seen = set()
         results = []
 
-        def dfs(p, done, played):
+        def dfs(p, done, played, moved):
             if done == (1 << n) - 1:
                 if after is None or p.same_placement(after):
                     results.append(Move(card, seat, "seven", played, self, p))
                 return
-            key = p.key() + bytes((done,))
+            # Orders that played the same parts differ at most in who entered home and who
+            # waits (T14): the home cells and `waiting` are the whole state worth keeping.
+            key = bytes(p.cells[TRACK:]) + bytes((p.waiting, done))
             if key in seen:
                 return
             seen.add(key)
@@ -889,18 +891,25 @@ class Position:
                 if done >> j & 1:
                     continue
                 c, s, k, free = parts[j]
-                if free and p.cells[s] != c + 1:
-                    continue  # CH1 not entered yet: another part must free it first
+                # the part's pawn must still stand on its square, unmoved (a free part waits
+                # for its pawn to slip into CH1)
+                if p.cells[s] != c + 1 or s in moved:
+                    continue
                 q = p.copy()
                 w = q.forward(c, s, k, team)
                 if w is None:
-                    dfs(q, done | 1 << j, played + [(c, s, q.last_to)])
+                    dfs(
+                        q,
+                        done | 1 << j,
+                        played + [(c, s, q.last_to)],
+                        _moved_after(p, q, moved, q.last_to),
+                    )
                     if first and results:
                         return
                 elif why is not None and not why:
                     why.append(w)
 
-        dfs(self, 0, [])
+        dfs(self, 0, [], ())
         yield from results
 
     # --- playing -----------------------------------------------------------------------
