@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 STUBS := $(VENV)/esp32-stubs
 STUBS_PIN := micropython-esp32-stubs==1.29.0.post1
 # ESP32 heap budget for every MicroPython run; where the figure comes from: host_tools/plateau/sim.py
-HEAP := 64k
+HEAP := 96k
 PORT ?=
 
 FW_TESTS := $(sort $(basename $(notdir $(wildcard tests/firmware/test_*.py))))

@@ -2,6 +2,8 @@
 # game faster than real time and tests can step it exactly.
 import time
 
+from micropython import const
+
 
 class BoardClock:
     """The real clock: milliseconds since boot, wrapping as MicroPython's ticks do."""
@@ -33,3 +35,12 @@ class VirtualClock:
         if self.realtime:
             time.sleep_ms(ms)
         self.now += ms
+
+
+TICKS_MAX = const(0x3FFFFFFF)  # MicroPython's ticks_ms wraps at 2**30 on the ESP32
+
+
+def elapsed(now, then):
+    """ms from `then` to `now` for either clock, across a ticks wrap (both < 2**30 apart).
+    Stays a small int on the ESP32: no allocation in the scan loop."""
+    return (now - then) & TICKS_MAX

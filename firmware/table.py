@@ -6,12 +6,23 @@ from micropython import const
 SCAN_MS = const(5)  # 200 scans a second: see firmware/sense for why
 
 
+def make_game(name, emit, names, settings):
+    """The game a table plays, by name. Imported on demand: a Tock table never loads the
+    other games' code onto its heap."""
+    if name == "tock":
+        from games.tock.tracker import TockGame
+
+        return TockGame(emit, names, settings.get("players", 4), settings.get("rules", "classic"))
+    raise ValueError("unknown game %r" % name)
+
+
 class Table:
-    def __init__(self, transport, clock, link, game=None):
+    def __init__(self, transport, clock, link, game=None, sense=None):
         self.transport = transport
         self.clock = clock
         self.link = link
         self.game = game
+        self.sense = sense
         self.running = True
         link.on_command = self.command
         link.snapshot = self.snapshot
@@ -42,7 +53,10 @@ class Table:
         if data:
             self.link.receive(data)
         if self.game:
-            self.game.step(self.clock.ticks_ms())
+            now = self.clock.ticks_ms()
+            if self.sense:
+                self.sense.step(now, self.game)
+            self.game.step(now, not (self.sense and self.sense.busy()))
         self.link.tick(self.clock)
 
     def run(self):

@@ -2,8 +2,8 @@
 # script instead of hands, on a virtual clock, talking through stdin/stdout (a pty when
 # `plateau sim` runs it). Never deployed to a board.
 #
-#   MICROPYPATH=firmware micropython -X heapsize=56k -m sim.run SCRIPT [--realtime]
-#       [--wait-host] [--boot HEX]
+#   MICROPYPATH=build/mpy micropython -X heapsize=64k -m sim.run SCRIPT [--realtime]
+#       [--wait-host] [--boot HEX]       (run from firmware/; `plateau sim` does all this)
 # The ring's store must be one block of the heap: take it before the imports fragment it.
 from link.ring import Ring
 
@@ -14,9 +14,10 @@ import sys  # noqa: E402
 from clock import VirtualClock  # noqa: E402
 from link.link import Link  # noqa: E402
 from link.stdio import StdioTransport  # noqa: E402
-from table import SCAN_MS, Table  # noqa: E402
-
-from sim.script import ScriptError, parse  # noqa: E402
+from sense.scan import Sense  # noqa: E402
+from sim.board import SimBoard  # noqa: E402
+from sim.script import ScriptError, read  # noqa: E402
+from table import SCAN_MS, Table, make_game  # noqa: E402
 
 DEFAULT_PACE_MS = 150  # a brisk human: one hand action every 150 ms
 END_MS = 2000  # after the last action the table runs on this long (settling, heartbeats)
@@ -24,13 +25,19 @@ HOST_WAIT_MS = 10000  # real time to wait for the host's hello, and for its bye 
 
 
 class Sim:
-    def __init__(self, settings, actions, clock, transport, boot):
+    def __init__(self, settings, path, clock, transport, boot, hw_dir, ring=None):
         self.settings = settings
-        self.actions = actions
+        self.path = path
         self.clock = clock
         self.transport = transport
-        self.link = Link(transport.write, boot, ring=RING)
-        self.table = Table(transport, clock, self.link, None)
+        self.script_dir = path.rsplit("/", 1)[0] if "/" in path else "."
+        self.link = Link(transport.write, boot, ring=RING if ring is None else ring)
+        self.board = SimBoard(hw_dir, clock)
+        game = make_game(settings["game"], self.link.emit, self.board.board.names, settings)
+        self.game = game
+        if settings["game"] == "tock":
+            self.board.set_position(game.pos)
+        self.table = Table(transport, clock, self.link, game, Sense(self.board.board))
         self.pace = DEFAULT_PACE_MS
         self.bye = False
         self.hosted = False
@@ -46,6 +53,7 @@ class Sim:
         """Let `ms` of table time pass, the firmware loop running as on the board."""
         end = self.clock.ticks_ms() + ms
         while self.clock.ticks_ms() < end and self.table.running:
+            self.board.tick()
             self.table.step()
             self.clock.sleep_ms(SCAN_MS)
 
@@ -63,8 +71,8 @@ class Sim:
         try:
             if not self.hosted:
                 self.link.greet()  # a board says hello at boot; a waiting host already had it
-            for line, verb, args in self.actions:
-                self.act(line, verb, args)
+            with open(self.path) as f:
+                read(f, self.act_once)
                 if not self.table.running:
                     return
             self.advance(END_MS)
@@ -76,45 +84,148 @@ class Sim:
         finally:
             self.transport.repl_mode()
 
+    def act_once(self, action):
+        if self.table.running:
+            self.act(*action)
+
     def act(self, line, verb, args):
-        if verb == "wait":
-            self.advance(args[0])
-            return
+        board = self.board
         if verb == "pace":
             self.pace = args[0]
+            return
+        if verb == "wait":
+            self.advance(args[0])
             return
         if verb == "unplug":
             self.transport.up = False
             self.advance(args[0])
             self.transport.up = True
             return
-        raise ScriptError(line, "%r is not simulated yet" % verb)
+        if verb == "position":
+            self.position(line, args[0])
+            return
+        if verb in ("lift", "place"):
+            board.set(args[0], verb == "place")
+        elif verb == "move":
+            board.set(args[0], 0)
+            self.advance(self.pace // 2)
+            board.set(args[1], 1)
+        elif verb == "glitch":
+            board.glitch(args[0], args[1])
+        elif verb == "card":
+            board.lay_card(args[0])
+        elif verb == "tag":
+            board.lay_tag(args[0])
+        elif verb == "button":
+            board.press(args[0])
+        elif verb in ("ball", "clear"):
+            board.goal(args[0], verb == "ball")
+        elif verb == "send":
+            self.send(line, args)
+        else:
+            raise ScriptError(line, "%r is not simulated yet" % verb)
+        self.advance(self.pace)
+
+    def send(self, line, words):
+        """A host command, put on the wire as the host would (frame, CRC, decoder)."""
+        import json
+
+        from link import frame
+        from link.commands import parse_words
+
+        try:
+            cmd = parse_words(words)
+        except ValueError as e:
+            raise ScriptError(line, str(e))
+        self.link.receive(frame.encode(json.dumps(cmd).encode()))
+
+    def position(self, line, name):
+        import json
+
+        from games.tock.rules import Position, PositionError
+
+        if self.settings["game"] != "tock":
+            raise ScriptError(line, "position is for Tock scripts")
+        path = name if name.startswith("/") else self.script_dir + "/" + name
+        try:
+            with open(path) as f:
+                pos = Position.from_dict(json.load(f))
+        except (OSError, ValueError) as e:
+            raise ScriptError(line, "position %s: %s" % (name, e))
+        except PositionError as e:
+            raise ScriptError(line, "position %s: %s" % (name, e))
+        self.game.new_game(pos)
+        self.board.set_position(pos)
+        self.advance(self.pace)
+
+
+class Capture:
+    """A transport for tests: keeps what the board writes, reads nothing."""
+
+    def __init__(self):
+        self.out = bytearray()
+        self.up = True
+
+    def write(self, data):
+        if self.up:
+            self.out.extend(data)
+
+    def read(self):
+        return b""
+
+    def table_mode(self):
+        pass
+
+    def repl_mode(self):
+        pass
+
+    def events(self):
+        import json
+
+        from link import frame
+
+        return [json.loads(p) for p in frame.Decoder().feed(self.out)]
+
+
+def play(path, hw_dir, boot="00000000"):
+    """Plays a script file through the firmware in this process; returns the events."""
+    with open(path) as f:
+        settings = read(f)
+    t = Capture()
+    Sim(settings, path, VirtualClock(), t, boot, hw_dir, Ring()).run()
+    return t.events()
+
+
+def option(argv, name, default=None):
+    return argv[argv.index(name) + 1] if name in argv else default
 
 
 def main(argv):
     if len(argv) < 2:
-        sys.stderr.write("usage: sim.run SCRIPT [--realtime] [--wait-host] [--boot HEX]\n")
+        sys.stderr.write(
+            "usage: sim.run SCRIPT [--hardware DIR] [--realtime] [--wait-host] [--boot HEX]\n"
+        )
         return 2
+    path = argv[1]
     try:
-        with open(argv[1]) as f:
-            settings, actions = parse(f.read())
+        with open(path) as f:
+            settings = read(f)  # the whole script is checked before anything runs
     except OSError as e:
-        sys.stderr.write("sim: cannot read %s: %s\n" % (argv[1], e))
+        sys.stderr.write("sim: cannot read %s: %s\n" % (path, e))
         return 2
     except ScriptError as e:
-        sys.stderr.write("sim: %s: %s\n" % (argv[1], e))
+        sys.stderr.write("sim: %s: %s\n" % (path, e))
         return 2
-    boot = "%08x" % (int.from_bytes(__import__("os").urandom(4), "big"))
-    if "--boot" in argv:
-        boot = argv[argv.index("--boot") + 1]
-    sim = Sim(settings, actions, VirtualClock("--realtime" in argv), StdioTransport(), boot)
+    boot = option(argv, "--boot", "%08x" % int.from_bytes(__import__("os").urandom(4), "big"))
+    hw_dir = option(argv, "--hardware", "../../hardware")
+    sim = Sim(settings, path, VirtualClock("--realtime" in argv), StdioTransport(), boot, hw_dir)
     if "--wait-host" in argv:
         sim.hosted = True
         sim.wait_host(lambda: sim.link.hellos, HOST_WAIT_MS)
     try:
         sim.run()
     except ScriptError as e:
-        sys.stderr.write("sim: %s: %s\n" % (argv[1], e))
+        sys.stderr.write("sim: %s: %s\n" % (path, e))
         return 2
     return 0
 

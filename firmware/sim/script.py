@@ -51,8 +51,18 @@ def _settings(line, words):
 def parse(text):
     """Script text -> (settings dict with "game", [(line, verb, args), ...])."""
     actions = []  # type: list[tuple]
+    settings = read(text.split("\n"), actions.append)
+    return settings, actions
+
+
+def read(lines, on_action=None):
+    """Checks every line of a script (any iterable of lines, a file included) and returns its
+    settings; each action goes to on_action((line, verb, args)) as it is read. The simulator
+    reads a script twice, checking it all first, then playing it line by line, so a long
+    generated game never sits in the heap."""
     settings = None
-    for n, raw in enumerate(text.split("\n"), 1):
+    index = 0
+    for n, raw in enumerate(lines, 1):
         words = raw.split("#", 1)[0].split()
         if not words:
             continue
@@ -66,10 +76,13 @@ def parse(text):
             settings = _settings(n, args[1:])
             settings["game"] = args[0]
             continue
-        actions.append((n, verb, _check(n, verb, args, len(actions))))
+        action = (n, verb, _check(n, verb, args, index))
+        index += 1
+        if on_action:
+            on_action(action)
     if settings is None:
         raise ScriptError(1, "empty script: it needs a 'table GAME ...' line")
-    return settings, actions
+    return settings
 
 
 def _count(line, verb, args, k):

@@ -10,8 +10,6 @@ from pathlib import Path
 from plateau.hostlink import HostLink, LinkError
 from plateau.sim import Firmware
 
-DEMO_SCRIPT = Path(__file__).parent / "examples" / "demo.table"
-
 
 def show(ev: dict) -> str:
     """One event as a line a person reads."""
@@ -66,9 +64,35 @@ def cmd_sim(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_gen(args: argparse.Namespace) -> int:
+    from plateau.gen import generate
+
+    game = generate(args.rules, args.players, args.seed, noise=args.noise, pace=args.pace)
+    if args.output:
+        Path(args.output).write_text(game.script)
+        print(
+            f"{len(game.moves)} moves, {len(game.discards)} discards, winner "
+            f"{game.winner} -> {args.output}",
+            file=sys.stderr,
+        )
+    else:
+        sys.stdout.write(game.script)
+    return 0
+
+
 def cmd_demo(args: argparse.Namespace) -> int:
-    print(f"Simulated table: {DEMO_SCRIPT.name} played through the firmware under micropython")
-    return cmd_sim(argparse.Namespace(script=str(DEMO_SCRIPT), json=False, realtime=False))
+    import tempfile
+
+    from plateau.gen import generate
+
+    game = generate("classic", 4, seed=args.seed)
+    with tempfile.NamedTemporaryFile("w", suffix=".table", delete=False) as f:
+        f.write(game.script)
+    print(
+        f"Simulated table: a generated classic game for 4 (seed {args.seed}, "
+        f"{len(game.moves)} moves) played through the firmware under micropython"
+    )
+    return cmd_sim(argparse.Namespace(script=f.name, json=False, realtime=False))
 
 
 def cmd_deploy(args: argparse.Namespace) -> int:
@@ -113,7 +137,17 @@ def main(argv: list[str] | None = None) -> int:
     s.set_defaults(func=cmd_sim)
 
     d = sub.add_parser("demo", help="a simulated table, no hardware needed")
+    d.add_argument("--seed", type=int, default=1, help="which generated game to play")
     d.set_defaults(func=cmd_demo)
+
+    g = sub.add_parser("gen", help="write a random legal Tock game as a table script")
+    g.add_argument("--rules", default="classic", choices=["classic", "king-exit", "toc-fr"])
+    g.add_argument("--players", type=int, default=4, choices=[2, 3, 4])
+    g.add_argument("--seed", type=int, default=0)
+    g.add_argument("--noise", type=float, default=0.02, help="chance of a sensor glitch per action")
+    g.add_argument("--pace", type=int, default=150, help="ms between hand actions")
+    g.add_argument("-o", "--output", help="file to write (default: stdout)")
+    g.set_defaults(func=cmd_gen)
 
     dp = sub.add_parser("deploy", help="copy the firmware to a board with mpremote and reset it")
     dp.add_argument("--port", required=True, help="serial port of the board, e.g. /dev/ttyUSB0")

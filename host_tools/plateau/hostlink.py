@@ -10,6 +10,7 @@ import time
 from collections.abc import Iterator
 
 import serial
+
 from link import frame  # firmware/link/frame.py, shared
 
 DEAD_AFTER_S = 3.0  # P3: no frame for this long means the link is dead

@@ -10,14 +10,25 @@ import sys
 import tty
 from pathlib import Path
 
-from plateau import FIRMWARE
+from plateau import HARDWARE
 from plateau.build import BUILD, build
 
-# ESP32 heap budget for every firmware run on this machine. MicroPython's ESP32 port starts
-# with a 56 KiB GC heap on the original ESP32 and 64 KiB on the S3
-# (ports/esp32/mpconfigport.h, MICROPY_GC_INITIAL_HEAP_SIZE) and grows it from the IDF heap
-# when it runs out; we hold the firmware to 64 KiB and never count on growth.
-HEAP = "64k"
+# ESP32 heap budget for every firmware run on this machine: what an ESP32 really has free
+# after boot. A vanilla ESP32 (WROOM-32) build reports gc.mem_free() = 95,648 B (v1.18,
+# glenn20/micropython#1) and 91,088 B (v1.13, micropython/micropython#7043); since v1.21 the
+# heap starts at 56 KiB (64 KiB on the S3, ports/esp32/mpconfigport.h) and grows into the same
+# memory. -X heapsize=96k leaves about 95 KB free at start here. Stricter than the board:
+# this port is 64-bit (every pointer in an object or in bytecode takes 8 bytes, not 4) and
+# the simulator's own modules (sim/) load on top of the firmware.
+HEAP = "96k"
+# The whole simulated table needs more: loaded from .mpy files, every module's bytecode and
+# function objects live on the heap, at 8 bytes a pointer on this port (about 100 B per
+# function; the Tock rules core alone takes 29 KB), plus the simulator's own modules (sim/,
+# about 30 KB) that no board loads. 160k is not enough for a whole generated game, 192k is
+# (measured with `plateau demo`). On a board the
+# firmware is meant to be frozen into the image (firmware/manifest.py), which takes the code
+# off the heap; `make bench` prints the heap the game's data uses.
+SIM_HEAP = "192k"
 
 
 def micropython() -> str:
@@ -42,9 +53,21 @@ class Firmware:
         if state_dir:
             env["PLATEAU_STATE"] = state_dir
         script = str(Path(script).resolve())
-        cmd = [micropython(), "-X", f"heapsize={HEAP}", "-m", "sim.run", script, *args]
+        cmd = [
+            micropython(),
+            "-X",
+            f"heapsize={SIM_HEAP}",
+            "-m",
+            "sim.run",
+            script,
+            "--hardware",
+            str(HARDWARE),
+            *args,
+        ]
+        # run in build/mpy: the current directory comes first on MicroPython's path, and
+        # the firmware's .py sources must not be found (compiling them takes the heap)
         self.proc = subprocess.Popen(
-            cmd, stdin=master, stdout=master, stderr=subprocess.PIPE, env=env, cwd=FIRMWARE
+            cmd, stdin=master, stdout=master, stderr=subprocess.PIPE, env=env, cwd=BUILD
         )
         os.close(master)
 

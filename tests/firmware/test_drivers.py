@@ -1,6 +1,7 @@
 # Drivers against fake buses (firmware/sim/chips.py): the 74HC165 chain's bit order, and the
 # MFRC522's register traffic, 4- and 7-byte UIDs, halting, no card, no reader.
 from check import raises
+
 from hal.inputs import Inputs
 from hal.mfrc522 import MFRC522, ReaderError, crc_a
 from hal.shiftin import ShiftChain

@@ -2,6 +2,7 @@
 import json
 
 from check import Wire, raises
+
 from link import frame
 from link.link import Link
 from link.ring import Ring

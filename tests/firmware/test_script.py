@@ -1,6 +1,7 @@
 # Table-script parser (../shared/specs/scenario.md): every action, and bad scripts rejected
 # with their line number and reason before anything runs.
 from check import raises
+
 from sim.script import ScriptError, parse
 
 GOOD = """

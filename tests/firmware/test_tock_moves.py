@@ -2,8 +2,9 @@
 # test_tock_rules.py. Runs under
 # pytest (CPython) and under `micropython` with the ESP32 heap (tests/firmware/mpy_runner.py).
 from check import raises
-from games.tock.rules import Illegal
 from tockpos import placement, pos, results
+
+from games.tock.rules import Illegal
 
 
 def only(p, card):

@@ -2,9 +2,10 @@
 # in test_tock_moves.py (two modules: each fits the ESP32 heap on its own). Runs under
 # pytest (CPython) and under `micropython` with the ESP32 heap (tests/firmware/mpy_runner.py).
 from check import raises
+from tockpos import placement, pos, results
+
 from games.cards import CardError
 from games.tock.rules import Card, Position, PositionError
-from tockpos import placement, pos, results
 
 
 def only(p, card):

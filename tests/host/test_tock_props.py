@@ -3,9 +3,10 @@ and the agreement of the two questions the engine answers (enumerate and check).
 
 import random
 
-from games.tock.rules import CELLS, RULESETS, Card, Illegal, Position
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
+from games.tock.rules import CELLS, RULESETS, Card, Illegal, Position
 
 RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
 

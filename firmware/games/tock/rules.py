@@ -612,10 +612,12 @@ class Position:
 
     # --- check (the board's question) --------------------------------------------------
 
-    def check(self, card, after):
+    def check(self, card, after, touched=None):
         """The legal move of `card` that turns this position into `after` (same pawns on the
         same squares), or raise Illegal with the reason. A 7 is checked from the
-        observation, without listing its splits."""
+        observation, without listing its splits. `touched` (squares hands lifted or set
+        down) names the pair when a Jack swapped two pawns of one colour, which changes
+        nothing else."""
         if not isinstance(card, Card):
             card = Card(card)
         self._check_card(card)
@@ -626,7 +628,7 @@ class Position:
             if card.rank == "7":
                 m = self._check_seven(seat, card, after, reasons)
             elif card.rank == "J":
-                m = self._check_swap(seat, card, after, reasons)
+                m = self._check_swap(seat, card, after, reasons, touched)
             else:
                 m = None
                 for cand in self._moves(seat, card):
@@ -654,7 +656,7 @@ class Position:
                     return True
         return False
 
-    def _check_swap(self, seat, card, after, reasons):
+    def _check_swap(self, seat, card, after, reasons, touched=None):
         diff = [s for s in range(CELLS) if self.cells[s] != after.cells[s]]
         mine = self.flags["swap"] == "own-with-any"
         own = self.own_for_card(seat)
@@ -662,6 +664,8 @@ class Position:
             # swapping two pawns of one colour changes nothing: legal if such a pair exists
             for c in range(4):
                 ok = [s for s in range(TRACK) if self.cells[s] == c + 1 and self.can_swap(s)]
+                if touched is not None:
+                    ok = [s for s in ok if s in touched]
                 if len(ok) >= 2 and (not mine or c in own):
                     p = self.copy()
                     p.swap(ok[0], ok[1])

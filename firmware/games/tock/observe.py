@@ -1,0 +1,112 @@
+# From what the sensors can see to positions the rules can check.
+#
+# A Hall sensor sees a magnet, not its colour. Colours come from the position before the
+# card and from what hands touched: a square's pawn can only have changed colour if the
+# square was lifted or placed on since the card was laid. So for every occupied square:
+#   - untouched and occupied before: the same pawn as before;
+#   - newly occupied: a pawn of a colour the player may move (the only pawns a move brings);
+#   - touched and occupied before and after: the same pawn put back, or a capture (a pawn
+#     the player moves landed there); after a Jack, any colour among the touched pawns.
+# The few colourings this leaves are the candidates; the rules check decides among them.
+from games.tock.rules import CELLS, TRACK, colour_of_home
+
+MAX_CANDIDATES = 64  # more would mean hands all over the board: nothing a move explains
+
+
+def candidates(pos, movers, occ, touched, swap=False):
+    """Positions (pawn colours on squares) consistent with the observed occupancy `occ`
+    (bytearray of CELLS, 1 = magnet) and the `touched` squares. `movers`: colour values
+    (colour + 1) whose pawns the player may move. Yields Position objects."""
+    cells = pos.cells
+    base = bytearray(CELLS)
+    open_cells = []
+    options = []
+    swapped = []
+    if swap:
+        for s in touched:
+            if s < TRACK and cells[s] and cells[s] not in swapped:
+                swapped.append(cells[s])
+    for s in range(CELLS):
+        if not occ[s]:
+            continue
+        before = cells[s]
+        if s >= TRACK:  # a home square holds its own colour only
+            base[s] = colour_of_home(s) + 1
+            continue
+        if before and s not in touched:
+            base[s] = before
+            continue
+        if swap:
+            opts = swapped if before else movers
+        elif before:
+            opts = [before] + [m for m in movers if m != before]
+        else:
+            opts = movers
+        if not opts:
+            return
+        if len(opts) == 1:
+            base[s] = opts[0]
+        else:
+            open_cells.append(s)
+            options.append(opts)
+    count = 0
+    idx = [0] * len(open_cells)
+    while True:
+        p = _with_cells(pos, base, open_cells, options, idx)
+        if p is not None and swap and len(swapped) > 1 and p.cells == cells:
+            p = None  # pawns of different colours were swapped: something must change
+        if p is not None:
+            yield p
+            count += 1
+            if count >= MAX_CANDIDATES:
+                return
+        # next combination (odometer)
+        k = 0
+        while k < len(idx):
+            idx[k] += 1
+            if idx[k] < len(options[k]):
+                break
+            idx[k] = 0
+            k += 1
+        if k == len(idx):
+            return
+
+
+def _with_cells(pos, base, open_cells, options, idx):
+    cells = bytearray(base)
+    for k in range(len(open_cells)):
+        cells[open_cells[k]] = options[k][idx[k]]
+    counts = [0, 0, 0, 0, 0]
+    for v in cells:
+        counts[v] += 1
+    for c in range(1, 5):
+        if counts[c] > 4:
+            return None  # five pawns of a colour: not this colouring
+    p = pos.copy()
+    p.cells = cells
+    return p
+
+
+def placement_fix(expected, occ, camp_expected, camp_seen):
+    """What to do to make the board match `expected` (a Position): squares to clear, squares
+    to fill, camps missing or holding extra pawns. Words a player can act on."""
+    from games.tock.rules import COLOURS, square_name
+
+    clear = [square_name(s) for s in range(CELLS) if occ[s] and not expected.cells[s]]
+    fill = [
+        square_name(s) + " (" + COLOURS[expected.cells[s] - 1] + ")"
+        for s in range(CELLS)
+        if expected.cells[s] and not occ[s]
+    ]
+    words = []
+    if clear:
+        words.append("take the pawn off " + ", ".join(clear))
+    if fill:
+        words.append("put a pawn on " + ", ".join(fill))
+    for c in range(4):
+        d = camp_expected[c] - camp_seen[c]
+        if d > 0:
+            words.append("put %d %s pawn%s back in camp" % (d, COLOURS[c], "s" if d > 1 else ""))
+        elif d < 0:
+            words.append("%s camp has %d pawn%s too many" % (COLOURS[c], -d, "s" if d < -1 else ""))
+    return "; ".join(words)

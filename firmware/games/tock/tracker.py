@@ -1,0 +1,381 @@
+# Tock at the table: settled sensor edges and card reads in, refereed game events out.
+#
+# The board is watched, not trusted: the position the rules hold is the game; what the
+# sensors show is compared with it once the board has settled (no sensor changing for
+# SETTLE_MS). A card starts a turn; the first settled board that one legal move of that card
+# produces is that move. A half-made move never matches a legal result, so it is never
+# reported; a board that stays wrong for ILLEGAL_MS (a person's pause, not a hand's) is
+# `illegal`, with what would fix it, and `corrected` once it matches again.
+from micropython import const
+
+from clock import elapsed
+from games.cards import JOKER, CardError
+from games.tock import observe
+from games.tock.rules import (
+    ANY,
+    CELLS,
+    COLOURS,
+    Card,
+    Illegal,
+    Position,
+    PositionError,
+    parse_square,
+)
+
+SETTLE_MS = const(120)  # quiet time after the last settled edge before the board is read
+ILLEGAL_MS = const(1500)  # a wrong board must stay wrong this long to be reported
+HISTORY = const(16)  # moves that `undo` can take back
+DECK = const(52)
+
+
+class TockGame:
+    def __init__(
+        self, emit, names, players=4, rules="classic", settle_ms=SETTLE_MS, illegal_ms=ILLEGAL_MS
+    ):
+        self.emit = emit  # callable(dict): the link's numbered events
+        self.settle_ms = settle_ms
+        self.illegal_ms = illegal_ms
+        # sensor bit -> cell (0..87) or 100 + camp slot (colour * 4 + k), or 255 (unused)
+        self._bit_cell = bytearray(len(names))
+        for i in range(len(names)):
+            self._bit_cell[i] = _sensor_cell(names[i])
+        self.occ = bytearray(CELLS)  # what the sensors show, track and home
+        self.camp = bytearray(16)  # and camp slots
+        self.new_game(Position.initial(players, rules))
+
+    # --- game state ---------------------------------------------------------------------
+
+    def new_game(self, pos):
+        self.pos = pos
+        self.history = []  # (position before, move event) for undo
+        self.card = None  # type: Card | None  # the card laid, waiting for its move
+        self.played = []  # cards played since the last reshuffle
+        self.touched = set()
+        self._air = []  # cells (or 100 + camp slot) lifted and not yet set down
+        self._lifts = 0  # lifts since the air was last empty
+        self.last_edge = 0
+        self.dirty = True  # the board changed since it was last read
+        self.problem = None  # type: tuple | None  # (kind, since ms, reported?) if wrong
+        self.last_why = None  # why the last board read with a card matched no legal move
+
+    def about(self):
+        return {"game": "tock", "rules": self.pos.rules, "players": self.pos.players}
+
+    def snapshot(self):
+        snap = {
+            "game": "tock",
+            "position": self.pos.to_dict(),
+            "card": str(self.card) if self.card else None,
+            "played": len(self.played),
+        }
+        if self.problem and self.problem[2]:
+            snap["problem"] = self.problem[0]
+        return snap
+
+    def _seat(self):
+        t = self.pos.turn
+        if t == ANY:
+            return "any"
+        return COLOURS[self.pos.seat_of(t)]
+
+    # --- inputs from the sense layer -------------------------------------------------------
+
+    def on_sensor(self, bit, level, now):
+        cell = self._bit_cell[bit]
+        if cell == 255:
+            return
+        if cell < CELLS:
+            self.occ[cell] = level
+            self.touched.add(cell)
+        else:
+            self.camp[cell - 100] = level
+        # Pawns in the air, last lifted last. A pawn set straight back where it was lifted,
+        # nothing else lifted meanwhile, was only picked up: its square keeps its pawn (this
+        # tells a Jack's two squares from a fumble next to them).
+        air = self._air
+        if not level:
+            air.append(cell)
+            self._lifts += 1
+        elif air:
+            if self._lifts == 1 and air[0] == cell and cell < CELLS:
+                self.touched.discard(cell)
+            if cell in air:
+                air.remove(cell)
+            else:
+                air.pop()
+            if not air:
+                self._lifts = 0
+        self.last_edge = now
+        self.dirty = True
+
+    def on_card(self, text, uid, now):
+        if text is None:
+            self.emit(
+                {
+                    "type": "error",
+                    "what": "unknown-tag",
+                    "uid": uid,
+                    "why": "tag %s is not a card of this deck (enrol it first)" % uid,
+                }
+            )
+            return
+        try:
+            card = Card(text)
+        except CardError as e:
+            self.emit({"type": "error", "what": "unknown-tag", "uid": uid, "why": str(e)})
+            return
+        pos = self.pos
+        if pos.winner() is not None:
+            self._refuse(card, "game-over", "the game is over (T19): start a new game")
+            return
+        if card.rank == JOKER and not pos.flags["jokers"]:
+            self._refuse(card, "not-in-deck", "no jokers in the %s deck" % pos.rules)
+            return
+        if self.card is not None:
+            self._refuse(
+                card, "second-card", "%s is still to be played: one card per turn (T7)" % self.card
+            )
+            return
+        if self._already_played(card):
+            self._refuse(
+                card, "card-replayed", "%s was already played since the last shuffle" % card
+            )
+            return
+        self.played.append(str(card))
+        if len(self.played) >= DECK + pos.flags["jokers"]:
+            self.played = []  # the whole deck is out: it is shuffled again
+        seat = self._seat()
+        self.emit({"type": "card", "card": str(card), "seat": seat})
+        if not pos.has_move(card):
+            self._advance(None, pos.discard(card))
+            self.emit(
+                {
+                    "type": "discard",
+                    "card": str(card),
+                    "seat": seat,
+                    "why": "%s has no legal move (T17)" % card,
+                }
+            )
+            return
+        self.card = card
+        self.touched = set()
+        self.dirty = True
+
+    def _already_played(self, card):
+        if card.rank == JOKER:
+            return self.played.count(JOKER) >= self.pos.flags["jokers"]
+        return str(card) in self.played
+
+    def _refuse(self, card, what, why):
+        self.emit({"type": "error", "what": what, "card": str(card), "why": why})
+
+    def on_button(self, name, now):
+        if name == "undo":
+            self.command({"cmd": "undo"})
+        elif name == "new":
+            self.command({"cmd": "new"})
+
+    def on_goal(self, name, level, now):
+        pass  # a Tock board has no goals
+
+    # --- host commands ---------------------------------------------------------------------
+
+    def command(self, cmd):
+        """None when done; else the reason it was refused (nothing changed)."""
+        name = cmd["cmd"]
+        if name == "undo":
+            return self._undo()
+        if name == "new":
+            try:
+                if "position" in cmd:
+                    pos = Position.from_dict(cmd["position"])
+                else:
+                    pos = Position.initial(
+                        cmd.get("players", self.pos.players), cmd.get("rules", self.pos.rules)
+                    )
+            except PositionError as e:
+                return str(e)
+            self.new_game(pos)
+            self.emit({"type": "game", "game": "tock", "position": pos.to_dict()})
+            return None
+        return "unknown command %r for tock" % name
+
+    def _undo(self):
+        if self.card is not None:
+            card = self.card
+            self.card = None
+            self.played.remove(str(card))
+            self.emit({"type": "undo", "card": str(card), "what": "card taken back"})
+            return None
+        if not self.history:
+            return "nothing to undo"
+        before, ev = self.history.pop()
+        self.pos = before
+        if ev.get("card") in self.played:
+            self.played.remove(ev["card"])
+        self.emit(
+            {
+                "type": "undo",
+                "card": ev["card"],
+                "steps": ev.get("steps", []),
+                "what": "put the pawns back where they were",
+            }
+        )
+        self.dirty = True
+        return None
+
+    # --- the referee ------------------------------------------------------------------
+
+    def step(self, now, settled=True):
+        """Once per scan. `settled`: no sensor is mid-change (sense.busy() is False)."""
+        if not settled or elapsed(now, self.last_edge) < self.settle_ms:
+            return
+        if self.dirty:
+            self.dirty = False
+            self._read_board(now)
+        if (
+            self.problem
+            and not self.problem[2]
+            and elapsed(now, self.problem[1]) >= self.illegal_ms
+        ):
+            self._report(now)
+
+    def _read_board(self, now):
+        pos = self.pos
+        if self._matches(pos):
+            if self.problem:
+                if self.problem[2]:
+                    self.emit({"type": "corrected", "seat": self._seat()})
+                self.problem = None
+            if self.card is not None and self.card.rank == "J" and len(self.touched) >= 2:
+                self._try_move(now)  # a Jack leaves occupancy as it was
+            return
+        if self.card is not None and self._try_move(now):
+            return
+        if self._track_matches(pos):
+            kind = "camp"
+        elif self.card is None:
+            kind = "no-card"
+        else:
+            kind = "illegal"
+        if self.problem is None or self.problem[0] != kind or not self.problem[2]:
+            # the clock restarts at every change: hands still moving are not a wrong board
+            self.problem = (kind, now, False)
+
+    def _matches(self, pos):
+        return self._track_matches(pos) and self._camp_counts() == self._camp_expected(pos)
+
+    def _track_matches(self, pos):
+        occ = self.occ
+        cells = pos.cells
+        for s in range(CELLS):
+            if bool(occ[s]) != bool(cells[s]):
+                return False
+        return True
+
+    def _camp_counts(self):
+        return [sum(self.camp[c * 4 : c * 4 + 4]) for c in range(4)]
+
+    def _camp_expected(self, pos):
+        return [pos.camp(c) if c in pos.colours() else 0 for c in range(4)]
+
+    def _movers(self):
+        pos = self.pos
+        seats = pos.seats() if pos.turn == ANY else (pos.seat_of(pos.turn),)
+        movers = []
+        for seat in seats:
+            for c in pos.own_for_card(seat):
+                if c + 1 not in movers:
+                    movers.append(c + 1)
+        return movers
+
+    def _try_move(self, now):
+        pos = self.pos
+        card = self.card
+        if card is None:
+            return False
+        why = None
+        for cand in observe.candidates(
+            pos, self._movers(), self.occ, self.touched, swap=card.rank == "J"
+        ):
+            try:
+                move = pos.check(card, cand, self.touched)
+            except Illegal as e:
+                why = why or e.why
+                continue
+            self._played(move)
+            return True
+        self.last_why = why
+        return False
+
+    def _played(self, move):
+        ev = {
+            "type": "move",
+            "card": str(move.card),
+            "seat": COLOURS[move.seat],
+            "kind": move.kind,
+            "steps": move.steps(),
+        }
+        if move.captures:
+            ev["captures"] = move.captures
+        self._advance(ev, move.after)
+        self.emit(ev)
+        if self.problem:
+            self.problem = None
+        winner = move.after.winner()
+        if winner is not None:
+            self.emit({"type": "win", "seat": move.after._seat_name(winner)})
+        if not self._matches(move.after):
+            self.problem = ("camp", self.last_edge, False)  # captured pawn still in hand
+
+    def _advance(self, ev, after):
+        """The card is done (played as `ev`, or discarded when ev is None)."""
+        if ev is not None:
+            self.history.append((self.pos, ev))
+            if len(self.history) > HISTORY:
+                self.history.pop(0)
+        self.pos = after
+        self.card = None
+        self.touched = set()
+
+    def _report(self, now):
+        problem = self.problem
+        if problem is None:
+            return
+        kind = problem[0]
+        fix = observe.placement_fix(
+            self.pos, self.occ, self._camp_expected(self.pos), self._camp_counts()
+        )
+        if kind == "camp":
+            ev = {
+                "type": "illegal",
+                "what": "camp",
+                "why": "the board is not as the game is",
+                "fix": fix,
+            }
+        elif kind == "no-card":
+            ev = {
+                "type": "illegal",
+                "what": "no-card",
+                "why": "pawns moved but no card was laid on the reader",
+                "fix": fix,
+            }
+        else:
+            ev = {
+                "type": "illegal",
+                "what": "move",
+                "card": str(self.card),
+                "why": self.last_why or "no legal move of %s leads to this board" % self.card,
+                "fix": fix,
+            }
+        self.emit(ev)
+        self.problem = (kind, problem[1], True)
+
+
+def _sensor_cell(name):
+    s = parse_square(name)
+    if s is not None:
+        return s
+    if len(name) == 3 and name[0] in COLOURS and name[1] == "C" and name[2] in "1234":
+        return 100 + COLOURS.index(name[0]) * 4 + int(name[2]) - 1
+    return 255

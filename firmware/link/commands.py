@@ -1,0 +1,26 @@
+# Host commands as words, the way people type them (`plateau send undo`, a table script's
+# `send new tock players=2`), turned into the command objects the link carries (P4).
+# Shared by the host tools and the simulator so both mean the same thing.
+
+WORDS = ("new", "undo", "snapshot", "config", "enrol", "repl")
+
+
+def parse_words(words):
+    """['new', 'tock', 'players=2'] -> {"cmd": "new", "game": "tock", "players": 2}.
+    ValueError says what is wrong."""
+    if not words:
+        raise ValueError("no command given; one of: " + ", ".join(WORDS))
+    name = words[0]
+    if name not in WORDS:
+        raise ValueError("unknown command %r; one of: %s" % (name, ", ".join(WORDS)))
+    cmd = {"cmd": name}
+    rest = words[1:]
+    if name == "new" and rest and "=" not in rest[0]:
+        cmd["game"] = rest[0]
+        rest = rest[1:]
+    for w in rest:
+        if "=" not in w:
+            raise ValueError("%s: %r should be key=value" % (name, w))
+        k, v = w.split("=", 1)
+        cmd[k] = int(v) if v.isdigit() else v
+    return cmd
