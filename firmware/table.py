@@ -39,14 +39,59 @@ class Table:
 
     def command(self, cmd):
         """A host command other than hello/snapshot: None when done, else why refused."""
-        if cmd["cmd"] == "repl":
+        name = cmd["cmd"]
+        if name == "repl":
             # P5's escape: answer, give Ctrl-C back, leave the loop; main.py then returns to
             # the REPL so mpremote can take over.
             self.running = False
             return None
+        if name == "enrol":
+            return self._enrol(cmd)
+        if name == "config":
+            return self._config(cmd)
         if self.game:
             return self.game.command(cmd)
         return "no game is loaded"
+
+    def _enrol(self, cmd):
+        """`enrol card=7H`: the next tag laid on the reader becomes that card."""
+        from games.cards import CardError, parse_card
+
+        cards = self.sense.cards if self.sense else None
+        if cards is None:
+            return "this table has no card reader"
+        card = cmd.get("card")
+        try:
+            rank, suit = parse_card(card)
+        except CardError as e:
+            return str(e)
+        cards.enrol_as = rank + suit
+        return None
+
+    def _config(self, cmd):
+        """`config settle_ms=100 illegal_ms=2000 debounce_ms=20`: the table's timings.
+        Checked in full before any is applied."""
+        limits = {"settle_ms": (20, 2000), "illegal_ms": (200, 30000), "debounce_ms": (2, 200)}
+        changes = []
+        for key in cmd:
+            if key in ("cmd", "id"):
+                continue
+            if key not in limits:
+                return "unknown setting %r; known: %s" % (key, ", ".join(sorted(limits)))
+            v = cmd[key]
+            lo, hi = limits[key]
+            if not isinstance(v, int) or not lo <= v <= hi:
+                return "%s must be a whole number from %d to %d" % (key, lo, hi)
+            changes.append((key, v))
+        if not changes:
+            return "config needs key=value settings: " + ", ".join(sorted(limits))
+        for key, v in changes:
+            if key == "debounce_ms":
+                if self.sense and self.sense.sensors:
+                    self.sense.sensors.debounce_ms = v
+            elif self.game and hasattr(self.game, key):
+                setattr(self.game, key, v)
+        return None
 
     def step(self):
         data = self.transport.read()

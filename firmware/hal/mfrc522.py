@@ -158,6 +158,10 @@ class MFRC522:
             self._buf[i] = self._read(_FIFO_DATA)
         return n
 
+    def busy(self):
+        """Whether an exchange with a tag is under way (poll() will continue it)."""
+        return self._state != _IDLE
+
     def poll(self):
         """Advance the tag exchange by one step. Returns a new UID (bytes) when a tag has
         just been read and halted, else None."""

@@ -10,6 +10,9 @@ from micropython import const
 from clock import elapsed
 
 REREAD_MS = const(600)
+# A new search for a tag (REQA) starts at most every POLL_MS: a card is found within 40 ms of
+# landing, and the reader costs the scan loop a few SPI writes 25 times a second, not 200.
+POLL_MS = const(40)
 
 
 def uid_hex(uid):
@@ -23,11 +26,18 @@ class CardReads:
         self.reread_ms = reread_ms
         self._last_uid = None
         self._last_at = 0
-        self.enrolling = False  # when True, reads are reported as raw UIDs (enrolment)
+        self._searched_at = None
+        self.enrol_as = None  # a card name: the next tag read is enrolled as that card
 
     def poll(self, now):
-        """None, or (card text or None, uid hex) for a new read; None card = unknown tag."""
-        uid = self._reader.poll()
+        """None, or (card text or None, uid hex, enrolled?) for a new read; a None card is an
+        unknown tag; enrolled is True when this read enrolled the tag (see enrol_as)."""
+        reader = self._reader
+        if not reader.busy():
+            if self._searched_at is not None and elapsed(now, self._searched_at) < POLL_MS:
+                return None
+            self._searched_at = now
+        uid = reader.poll()
         if uid is None:
             return None
         h = uid_hex(uid)
@@ -36,6 +46,9 @@ class CardReads:
             return None
         self._last_uid = h
         self._last_at = now
-        if self.enrolling:
-            return None, h
-        return self.registry.get(h), h
+        if self.enrol_as is not None:
+            card = self.enrol_as
+            self.enrol_as = None
+            self.registry[h] = card
+            return card, h, True
+        return self.registry.get(h), h, False

@@ -36,7 +36,9 @@ class Sense:
                 game.on_sensor(deb.edges[i], deb.levels[i], now)
         if self.cards:
             read = self.cards.poll(now)
-            if read:
+            if read and read[2]:
+                game.on_enrolled(read[0], read[1])
+            elif read:
                 game.on_card(read[0], read[1], now)
         if self.buttons:
             deb = self.buttons

@@ -219,6 +219,7 @@ def main(argv):
     boot = option(argv, "--boot", "%08x" % int.from_bytes(__import__("os").urandom(4), "big"))
     hw_dir = option(argv, "--hardware", "../../hardware")
     sim = Sim(settings, path, VirtualClock("--realtime" in argv), StdioTransport(), boot, hw_dir)
+    sim.transport.table_mode()  # from here a 0x03 on the wire is data (P5)
     if "--wait-host" in argv:
         sim.hosted = True
         sim.wait_host(lambda: sim.link.hellos, HOST_WAIT_MS)

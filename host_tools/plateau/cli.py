@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from plateau.hostlink import HostLink, LinkError
+from plateau.logger import Logger
 from plateau.sim import Firmware
 
 
@@ -27,6 +28,32 @@ def show(ev: dict) -> str:
     return f"{num} {kind:<10} {detail}"
 
 
+class View:
+    """What a person (or a script, with --json) sees of the events: one line each, and for
+    Tock the board after every move."""
+
+    def __init__(self, as_json: bool, board: bool = True):
+        from plateau.follow import Mismatch, TockFollower
+
+        self.as_json = as_json
+        self.board = board
+        self.follower = TockFollower()
+        self.mismatch = Mismatch
+
+    def show(self, ev: dict) -> None:
+        if self.as_json:
+            print(json.dumps(ev), flush=True)
+            return
+        print(show(ev), flush=True)
+        try:
+            self.follower.feed(ev)
+        except self.mismatch as e:
+            print(f"      !! {e}", flush=True)
+            return
+        if self.board and ev.get("type") in ("move", "undo", "game", "win"):
+            print(self.follower.board(), flush=True)
+
+
 def cmd_sim(args: argparse.Namespace) -> int:
     from sim.script import ScriptError, parse  # firmware/sim/script.py, shared
 
@@ -41,6 +68,8 @@ def cmd_sim(args: argparse.Namespace) -> int:
     fw_args = ["--wait-host"] + (["--realtime"] if args.realtime else [])
     fw = Firmware(args.script, *fw_args)
     link = HostLink(fw.port)
+    view = View(args.json, board=not getattr(args, "quiet_board", False))
+    log = Logger(args.log, args.db) if getattr(args, "log", None) else None
     count = 0
     try:
         link.open()
@@ -49,11 +78,15 @@ def cmd_sim(args: argparse.Namespace) -> int:
                 link.send({"cmd": "bye"})
                 break
             count += 1
-            print(json.dumps(ev) if args.json else show(ev), flush=True)
+            if log:
+                log.write(ev)
+            view.show(ev)
     except LinkError:
         pass  # the simulator ended: its side of the pty closed
     finally:
         link.close()
+        if log:
+            log.close()
         code = fw.wait()
         err = fw.stderr()
     if code:
@@ -62,6 +95,96 @@ def cmd_sim(args: argparse.Namespace) -> int:
     if not args.json:
         print(f"-- {count} events, firmware exited cleanly", file=sys.stderr)
     return 0
+
+
+def cmd_log(args: argparse.Namespace) -> int:
+    from plateau.hostlink import follow
+
+    link = HostLink(args.port, args.baud)
+    view = View(args.json)
+    log = Logger(args.log, args.db)
+    say = (lambda m: print(m, file=sys.stderr)) if args.json else print
+    say(f"logging {args.port} to {args.log} (index {args.db}); Ctrl-C to stop")
+    try:
+        for ev in follow(link, say=say, give_up_s=args.give_up):
+            log.write(ev)
+            view.show(ev)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        log.close()
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    from plateau.follow import Mismatch, TockFollower
+    from plateau.logger import read_log
+
+    f = TockFollower()
+    n = 0
+    bad_lines = 0
+    try:
+        for item in read_log(args.log):
+            line, ev = item[0], item[1]
+            if ev is None:
+                bad_lines += 1
+                print(
+                    f"plateau replay: {args.log} line {line}: {item[2]}; skipped", file=sys.stderr
+                )
+                continue
+            n += 1
+            try:
+                f.feed(ev)
+            except Mismatch as e:
+                print(f"line {line} (event #{ev.get('seq')} {ev.get('type')}) does not follow: {e}")
+                return 1
+    except OSError as e:
+        print(f"plateau replay: cannot read {args.log}: {e.strerror}", file=sys.stderr)
+        return 2
+    if f.pos is None:
+        print(
+            f"plateau replay: {args.log} holds no Tock game (is it a Plateau log?)", file=sys.stderr
+        )
+        return 2
+    if args.json:
+        print(json.dumps(f.pos.to_dict()))
+    else:
+        print(f"replayed {n} events ({bad_lines} bad lines skipped): every move follows the rules")
+        print(f.board())
+        print(f.pos.dumps())
+    return 0
+
+
+def cmd_send(args: argparse.Namespace) -> int:
+    import time
+
+    from link.commands import parse_words
+
+    try:
+        cmd = parse_words(args.words)
+    except ValueError as e:
+        print(f"plateau send: {e}", file=sys.stderr)
+        return 2
+    link = HostLink(args.port, args.baud)
+    link.open(hello=False)
+    try:
+        cid = link.send(cmd)
+        deadline = time.monotonic() + args.timeout
+        for ev in link.events():
+            if ev.get("type") == "answer" and ev.get("id") == cid:
+                if ev.get("ok"):
+                    print(f"done: {' '.join(args.words)}")
+                    return 0
+                print(f"refused: {ev.get('why')}")
+                return 1
+            if ev.get("type") in ("snapshot",) and cmd["cmd"] == "snapshot":
+                print(json.dumps(ev))
+            if time.monotonic() > deadline:
+                break
+    finally:
+        link.close()
+    print(f"plateau send: no answer from {args.port} within {args.timeout} s", file=sys.stderr)
+    return 1
 
 
 def cmd_gen(args: argparse.Namespace) -> int:
@@ -134,7 +257,35 @@ def main(argv: list[str] | None = None) -> int:
     s.add_argument("script", help="table script (see ../shared/specs/scenario.md)")
     s.add_argument("--json", action="store_true", help="print events as JSON lines")
     s.add_argument("--realtime", action="store_true", help="run at the speed of the script")
+    s.add_argument("--log", help="also write the events to this JSON-lines file")
+    s.add_argument("--db", help="and index its games in this SQLite file")
     s.set_defaults(func=cmd_sim)
+
+    lg = sub.add_parser("log", help="log a table: live view, JSON lines, SQLite index")
+    lg.add_argument("--port", required=True, help="serial port, e.g. /dev/ttyUSB0")
+    lg.add_argument("--baud", type=int, default=115200)
+    lg.add_argument("--log", default="plateau-log.jsonl", help="JSON-lines file (appended)")
+    lg.add_argument("--db", default="plateau-games.sqlite", help="SQLite index of the games")
+    lg.add_argument("--json", action="store_true", help="print events as JSON lines")
+    lg.add_argument(
+        "--give-up",
+        type=float,
+        default=None,
+        help="stop after this many seconds without a link (default: never)",
+    )
+    lg.set_defaults(func=cmd_log)
+
+    rp = sub.add_parser("replay", help="re-check a logged game with the rules")
+    rp.add_argument("log", help="a JSON-lines log written by plateau log or plateau sim --log")
+    rp.add_argument("--json", action="store_true", help="print only the final position")
+    rp.set_defaults(func=cmd_replay)
+
+    sd = sub.add_parser("send", help="send a command: new, undo, snapshot, config, enrol")
+    sd.add_argument("--port", required=True)
+    sd.add_argument("--baud", type=int, default=115200)
+    sd.add_argument("--timeout", type=float, default=3.0)
+    sd.add_argument("words", nargs="+", help="e.g.: new tock players=2 rules=classic")
+    sd.set_defaults(func=cmd_send)
 
     d = sub.add_parser("demo", help="a simulated table, no hardware needed")
     d.add_argument("--seed", type=int, default=1, help="which generated game to play")

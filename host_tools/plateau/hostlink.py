@@ -7,6 +7,7 @@ from __future__ import annotations
 import itertools
 import json
 import time
+from collections import deque
 from collections.abc import Iterator
 
 import serial
@@ -36,8 +37,10 @@ class HostLink:
         self._ids = itertools.count(1)
         self.last_rx = 0.0
         self.bad_frames = 0
+        self._asked = -1  # the seq we last asked the board to resend after
+        self._pending: deque[dict] = deque()
 
-    def open(self) -> None:
+    def open(self, hello: bool = True) -> None:
         try:
             # P5: open without touching DTR/RTS; pulsing them resets an ESP32 (and in one
             # pattern drops an ESP32-S3 into its bootloader).
@@ -53,7 +56,13 @@ class HostLink:
         self._ser = ser
         self._decoder = frame.Decoder()
         self.last_rx = time.monotonic()
+        if hello:
+            self.hello()
+
+    def hello(self) -> None:
+        """Tell the board what we have: it answers with what we missed (P2)."""
         self.send({"cmd": "hello", "boot": self.boot, "seq": self.seq})
+        self._asked = self.seq
 
     def close(self) -> None:
         if self._ser:
@@ -72,7 +81,10 @@ class HostLink:
         """Yields events as they arrive; numbered events exactly once and in order.
         Ends when the port closes (LinkError) or stays silent longer than DEAD_AFTER_S."""
         assert self._ser is not None
+        pending = self._pending  # decoded but not yet taken: kept if a caller stops early
         while True:
+            while pending:
+                yield pending.popleft()
             try:
                 data = self._ser.read(4096)
             except (serial.SerialException, OSError) as e:
@@ -83,7 +95,7 @@ class HostLink:
                 for payload in self._decoder.feed(data):
                     ev = self._event(payload)
                     if ev is not None:
-                        yield ev
+                        pending.append(ev)
                 self.bad_frames += self._decoder.errors - before
             elif time.monotonic() - self.last_rx > DEAD_AFTER_S:
                 raise LinkError(f"no heartbeat from {self.port} for {DEAD_AFTER_S:.0f} s")
@@ -101,11 +113,50 @@ class HostLink:
             self.boot, self.seq = ev.get("boot"), 0  # a new boot numbers from 1 again
         seq = ev.get("seq")
         if not isinstance(seq, int):
-            return ev  # a link message (hello, heartbeat, answer...): not numbered
+            # a link message (hello, heartbeat, answer...): not numbered, but it says how far
+            # the board has got; if that is past us, events were lost on the way
+            at = ev.get("at")
+            if (
+                isinstance(at, int)
+                and at > self.seq
+                and ev.get("boot") == self.boot
+                and ev["type"] == "heartbeat"
+                and self._asked != self.seq
+            ):
+                self.hello()
+            return ev
         if ev.get("boot") != self.boot:
             # an event from a boot we have not greeted yet: adopt it (the board restarted)
             self.boot, self.seq = ev.get("boot"), 0
         if seq <= self.seq:
             return None  # a resend we already have
+        if seq > self.seq + 1:
+            # a hole (bytes lost on the wire, a link that dropped): ask once for what is
+            # missing; the board resends it in order, and this one again after it
+            if self._asked != self.seq:
+                self.hello()
+            return None
         self.seq = seq
         return ev
+
+
+def follow(link: HostLink, say=print, retry_s: float = 0.5, give_up_s: float | None = None):
+    """Events from the board for as long as it takes: when the link drops (unplugged, board
+    reset, no heartbeat for 3 s) it says so, reopens the port when it comes back and asks
+    for what it missed (P3). Stops after give_up_s without a link, if given."""
+    lost_at = None
+    while True:
+        try:
+            link.open()
+            if lost_at is not None:
+                say(f"link to {link.port} back after {time.monotonic() - lost_at:.1f} s")
+            lost_at = None
+            yield from link.events()
+        except LinkError as e:
+            link.close()
+            if lost_at is None:
+                lost_at = time.monotonic()
+                say(f"{e}; reconnecting...")
+            if give_up_s is not None and time.monotonic() - lost_at > give_up_s:
+                raise
+            time.sleep(retry_s)

@@ -175,6 +175,9 @@ class TockGame:
         elif name == "new":
             self.command({"cmd": "new"})
 
+    def on_enrolled(self, card, uid):
+        self.emit({"type": "enrolled", "card": card, "uid": uid})
+
     def on_goal(self, name, level, now):
         pass  # a Tock board has no goals
 
@@ -303,18 +306,20 @@ class TockGame:
             except Illegal as e:
                 why = why or e.why
                 continue
-            self._played(move)
+            self._played(move, now)
             return True
         self.last_why = why
         return False
 
-    def _played(self, move):
+    def _played(self, move, now):
         ev = {
             "type": "move",
             "card": str(move.card),
             "seat": COLOURS[move.seat],
             "kind": move.kind,
             "steps": move.steps(),
+            "t": now,  # board ms; the last settled sensor edge was at t - settle
+            "settle": elapsed(now, self.last_edge),
         }
         if move.captures:
             ev["captures"] = move.captures

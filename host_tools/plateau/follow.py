@@ -1,0 +1,119 @@
+"""Following a game from its events with the host's copy of the rules core: the live view
+and `plateau replay` both use it. Every event is checked against the rules; the first one
+that does not follow is reported with why."""
+
+from __future__ import annotations
+
+from games.cards import CardError
+from games.tock.rules import COLOURS, TRACK, Card, Position, PositionError
+
+
+class Mismatch(Exception):
+    """An event that does not follow from the game so far."""
+
+
+def _same_steps(a: list, b: list) -> bool:
+    return sorted(map(tuple, a)) == sorted(map(tuple, b))
+
+
+class TockFollower:
+    def __init__(self) -> None:
+        self.pos: Position | None = None
+        self.history: list[Position] = []
+        self.card: str | None = None
+        self.last_move: dict | None = None
+        self.winner: str | None = None
+        self.events = 0
+
+    def start(self, position: dict) -> None:
+        try:
+            self.pos = Position.from_dict(position)
+        except PositionError as e:
+            raise Mismatch(f"the game's start position is impossible: {e}") from e
+        self.history = []
+        self.card = None
+        self.last_move = None
+        self.winner = None
+
+    def feed(self, ev: dict) -> None:
+        """Applies one event; raises Mismatch when it does not follow."""
+        kind = ev.get("type")
+        self.events += 1
+        if kind == "game":
+            self.start(ev["position"])
+            return
+        if kind == "snapshot" and ev.get("game") == "tock":
+            if self.pos is None:  # joining a game under way: take the board's word
+                self.start(ev["position"])
+            return
+        if self.pos is None:
+            return  # nothing to check against yet
+        pos = self.pos
+        if kind == "card":
+            self.card = ev["card"]
+        elif kind == "discard":
+            card = self._card(ev)
+            if pos.has_move(card):
+                raise Mismatch(f"{card} was discarded but has a legal move")
+            self.history.append(pos)
+            self.pos = pos.discard(card)
+            self.card = None
+        elif kind == "move":
+            card = self._card(ev)
+            for m in pos.legal_moves(card):
+                if _same_steps(m.steps(), ev["steps"]) and COLOURS[m.seat] == ev.get("seat"):
+                    self.history.append(pos)
+                    self.pos = m.after
+                    self.card = None
+                    self.last_move = ev
+                    return
+            raise Mismatch(f"no legal move of {card} for {ev.get('seat')} makes {ev['steps']}")
+        elif kind == "undo":
+            if "steps" in ev:
+                if not self.history:
+                    raise Mismatch("undo with no move to take back")
+                self.pos = self.history.pop()
+            self.card = None
+        elif kind == "win":
+            w = pos.winner()
+            if w is None or pos._seat_name(w) != ev["seat"]:
+                raise Mismatch(f"{ev['seat']} is said to have won, but the rules say otherwise")
+            self.winner = ev["seat"]
+
+    def _card(self, ev: dict) -> Card:
+        try:
+            return Card(ev["card"])
+        except (CardError, KeyError) as e:
+            raise Mismatch(f"bad card in event: {e}") from e
+
+    def board(self) -> str:
+        """The board as text: each colour's 18 squares, homes and camps."""
+        pos = self.pos
+        if pos is None:
+            return "(no game yet)"
+        lines = []
+        moved = set()
+        if self.last_move:
+            moved = {s for step in self.last_move["steps"] for s in step}
+        for c in pos.colours():
+            row = []
+            for k in range(18):
+                s = c * 18 + k
+                v = pos.cells[s]
+                mark = COLOURS[v - 1] if v else "."
+                name = f"{COLOURS[c]}{k + 1}"
+                row.append(mark.lower() if name in moved and v else mark)
+            home = "".join(COLOURS[c] if pos.cells[TRACK + 4 * c + k] else "." for k in range(4))
+            lines.append(
+                f"{COLOURS[c]}1-18 {''.join(row)}  home {home}  camp {pos.camp(c)}"
+                + ("  waiting" if pos.waiting >> c & 1 else "")
+            )
+        turn = pos.to_dict()["turn"]
+        last = ""
+        if self.last_move:
+            lm = self.last_move
+            last = f"  last: {lm['card']} {lm['seat']} " + " ".join(
+                f"{a}->{b}" for a, b in lm["steps"]
+            )
+        lines.append(f"turn {turn}{last}" + (f"  WINNER {self.winner}" if self.winner else ""))
+        return "\n".join(lines)

@@ -1,0 +1,53 @@
+# Running table scripts through the simulated firmware in this process (CPython or
+# MicroPython), for the tests: script text in, the events the board sent out.
+from sim.run import play
+
+SCRATCH = "/tmp/plateau-test"
+
+
+def _write(name, text):
+    import os
+
+    try:
+        os.mkdir(SCRATCH)
+    except OSError:
+        pass
+    path = SCRATCH + "/" + name
+    with open(path, "w") as f:
+        f.write(text)
+    return path
+
+
+def run(script, positions=None):
+    """Events (heartbeats left out) of a table script; `positions`: name -> T4 dict, written
+    next to the script for its `position` lines."""
+    import json
+
+    for name in positions or {}:
+        _write(name, json.dumps(positions[name]))
+    path = _write("script.table", script)
+    return [e for e in play(path, "hardware") if e["type"] != "heartbeat"]
+
+
+def of(events, kind):
+    return [e for e in events if e["type"] == kind]
+
+
+def kinds(events):
+    """The numbered events' types, in order."""
+    return [e["type"] for e in events if "seq" in e]
+
+
+def position(pawns, turn="R", rules="classic", players=4, waiting=()):
+    colours = "RGB" if players == 3 else "RGBY"
+    full = {}
+    for c in colours:
+        squares = list(pawns.get(c, []))
+        full[c] = squares + ["camp"] * (4 - len(squares))
+    return {
+        "rules": rules,
+        "players": players,
+        "turn": turn,
+        "pawns": full,
+        "waiting": list(waiting),
+    }

@@ -1,0 +1,165 @@
+# Tock at the table (issue 5): table scripts played through the firmware (simulated board,
+# real drivers, debounce, tracker, link), one test per move kind and per error.
+from simcheck import kinds, of, position, run
+
+HEAD = "table tock players=4 rules=classic\n"
+
+
+def test_exit_is_one_move_and_turn_passes():
+    evs = run(HEAD + "card AS\nlift RC1\nplace R18\nwait 400\ncard 5H\n")
+    assert kinds(evs) == ["card", "move", "card", "discard"]
+    (m,) = of(evs, "move")
+    assert m["steps"] == [["camp", "R18"]] and m["seat"] == "R"
+    assert of(evs, "discard")[0]["seat"] == "G"
+
+
+def test_T9_slide_over_squares_is_one_move_reported_once_settled():
+    p = {"p.json": position({"R": ["R3"]})}
+    evs = run(
+        HEAD + "position p.json\ncard 5H\nlift R3\nplace R4\nlift R4\nplace R5\n"
+        "lift R5\nplace R6\nlift R6\nplace R8\nwait 400\n",
+        p,
+    )
+    assert kinds(evs) == ["card", "move"]
+    (m,) = of(evs, "move")
+    assert m["steps"] == [["R3", "R8"]]
+    assert 120 <= m["settle"] < 250  # reported once the board had been still SETTLE_MS
+
+
+def test_T13_capture_then_put_back_in_camp():
+    p = {"p.json": position({"R": ["R3"], "G": ["R8", "G2"]})}
+    evs = run(
+        HEAD + "position p.json\ncard 5H\nlift R8\nplace GC3\nlift R3\nplace R8\nwait 2500\n", p
+    )
+    (m,) = of(evs, "move")
+    assert m["captures"] == ["R8"]
+    assert of(evs, "illegal") == []
+
+
+def test_T13_captured_pawn_left_in_hand_is_reminded_then_corrected():
+    p = {"p.json": position({"R": ["R3"], "G": ["R8", "G2"]})}
+    evs = run(
+        HEAD + "position p.json\ncard 5H\nlift R8\nlift R3\nplace R8\nwait 2000\n"
+        "place GC3\nwait 400\n",
+        p,
+    )
+    assert kinds(evs) == ["card", "move", "illegal", "corrected"]
+    assert "put 1 G pawn back in camp" in of(evs, "illegal")[0]["fix"]
+
+
+def test_T11_seven_split_in_any_physical_order():
+    p = {"p.json": position({"R": ["R1", "R10"]})}
+    # the rules play R1 -> R4 and R10 -> R14 in either order; hands do the back pawn first
+    evs = run(
+        HEAD + "position p.json\ncard 7D\nlift R1\nplace R4\nlift R10\nplace R14\nwait 400\n", p
+    )
+    (m,) = of(evs, "move")
+    assert sorted(m["steps"]) == [["R1", "R4"], ["R10", "R14"]]
+    assert of(evs, "illegal") == []
+
+
+def test_T11_half_made_seven_is_never_a_move():
+    p = {"p.json": position({"R": ["R1", "R10"]})}
+    evs = run(
+        HEAD + "position p.json\ncard 7D\nlift R1\nplace R4\nwait 800\nlift R10\n"
+        "place R14\nwait 400\n",
+        p,
+    )
+    assert kinds(evs) == ["card", "move"]  # the pause at R4 (3 of 7) reported nothing
+
+
+def test_T12_jack_swap_read_from_lifts_and_places():
+    p = {"p.json": position({"R": ["R5"], "G": ["B7"]})}
+    evs = run(
+        HEAD + "position p.json\ncard JC\nlift R5\nlift B7\nplace R5\nplace B7\nwait 400\n", p
+    )
+    (m,) = of(evs, "move")
+    assert m["kind"] == "swap" and sorted(m["steps"]) == [["B7", "R5"], ["R5", "B7"]]
+
+
+def test_T10_four_backward():
+    p = {"p.json": position({"R": ["R18"]})}
+    evs = run(HEAD + "position p.json\ncard 4C\nmove R18 R14\nwait 400\n", p)
+    assert of(evs, "move")[0]["steps"] == [["R18", "R14"]]
+
+
+def test_T14_waiting_pawn_enters_home_when_CH1_frees():
+    p = {"p.json": position({"R": ["R16", "RH1"]}, waiting=["R"])}
+    evs = run(HEAD + "position p.json\ncard 2S\nmove RH1 RH3\nmove R16 RH1\nwait 400\n", p)
+    (m,) = of(evs, "move")
+    assert m["steps"] == [["RH1", "RH3"]]
+    assert of(evs, "illegal") == []
+
+
+def test_lift_and_put_back_and_noise_are_not_moves():
+    p = {"p.json": position({"R": ["R3"]})}
+    evs = run(
+        HEAD + "position p.json\ncard 5H\nlift R3\nplace R3\nglitch R9 3\n"
+        "glitch R12 15\nwait 3000\n",
+        p,
+    )
+    assert kinds(evs) == ["card"]
+
+
+def test_T17_wrong_move_is_illegal_with_reason_then_corrected_then_played():
+    p = {"p.json": position({"R": ["R3"]})}
+    evs = run(
+        HEAD + "position p.json\ncard 5H\nmove R3 R9\nwait 2000\nmove R9 R3\n"
+        "wait 400\nmove R3 R8\nwait 400\n",
+        p,
+    )
+    assert kinds(evs) == ["card", "illegal", "corrected", "move"]
+    bad = of(evs, "illegal")[0]
+    assert "R8" in bad["why"] and "R9" in bad["why"]
+    assert "R9" in bad["fix"] and "R3" in bad["fix"]
+
+
+def test_move_without_a_card():
+    p = {"p.json": position({"R": ["R3"]})}
+    evs = run(HEAD + "position p.json\nmove R3 R6\nwait 2000\nmove R6 R3\nwait 400\n", p)
+    assert kinds(evs) == ["illegal", "corrected"]
+    assert of(evs, "illegal")[0]["what"] == "no-card"
+
+
+def test_second_card_before_the_move():
+    evs = run(HEAD + "card AS\ncard 9H\nlift RC1\nplace R18\nwait 400\n")
+    assert kinds(evs) == ["card", "error", "move"]
+    assert of(evs, "error")[0]["what"] == "second-card"
+
+
+def test_card_already_played_since_the_shuffle():
+    evs = run(HEAD + "card 5H\nwait 1000\ncard 5H\n")
+    assert kinds(evs) == ["card", "discard", "error"]
+    assert of(evs, "error")[0]["what"] == "card-replayed"
+
+
+def test_unknown_tag_is_an_error_naming_the_uid():
+    evs = run(HEAD + "tag 04A3192261AB80\n")
+    (e,) = of(evs, "error")
+    assert e["what"] == "unknown-tag" and e["uid"] == "04A3192261AB80"
+
+
+def test_undo_button_takes_back_the_last_move():
+    evs = run(
+        HEAD + "card AS\nlift RC1\nplace R18\nwait 400\nbutton undo\nwait 300\n"
+        "move R18 RC1\nwait 400\ncard AH\nlift RC1\nplace R18\nwait 400\n"
+    )
+    assert kinds(evs) == ["card", "move", "undo", "card", "move"]
+    assert of(evs, "undo")[0]["card"] == "AS"
+    assert of(evs, "move")[1]["seat"] == "R"  # R plays again after the undo
+
+
+def test_T19_win_then_cards_refused():
+    p = {"p.json": position({"R": ["RH2", "RH3", "RH4", "R13"]})}
+    evs = run(HEAD + "position p.json\ncard 3C\nmove R13 RH1\nwait 400\ncard 5H\n", p)
+    assert kinds(evs) == ["card", "move", "win", "error"]
+    assert of(evs, "win")[0]["seat"] == "R"
+    assert of(evs, "error")[0]["what"] == "game-over"
+
+
+def test_host_command_new_game():
+    evs = run(HEAD + "send new tock players=2 rules=toc-fr\nwait 100\n")
+    (g,) = of(evs, "game")
+    assert g["position"]["players"] == 2 and g["position"]["rules"] == "toc-fr"
+    (a,) = [e for e in evs if e["type"] == "answer"]
+    assert a["ok"] is True

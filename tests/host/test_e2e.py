@@ -1,0 +1,196 @@
+"""End to end (issue 7): the firmware under `micropython` -> pty -> pyserial -> plateau.
+A whole game logged and replayed, a link dropped mid-game, garbage on the wire, every host
+command."""
+
+import json
+import subprocess
+import sys
+import time
+
+from conftest import REPORT
+
+from plateau.gen import generate
+from plateau.hostlink import HostLink, LinkError
+from plateau.logger import read_log
+from plateau.sim import Firmware
+
+
+def plateau(*args, timeout=120):
+    return subprocess.run(
+        [sys.executable, "-m", "plateau", *args], capture_output=True, text=True, timeout=timeout
+    )
+
+
+def numbered(log):
+    return [ev for _, ev, *_ in read_log(log) if ev and "seq" in ev]
+
+
+def test_P6_whole_game_logged_then_replayed(tmp_path):
+    game = generate("classic", 3, seed=5)
+    script = tmp_path / "game.table"
+    script.write_text(game.script)
+    log, db = tmp_path / "game.jsonl", tmp_path / "games.sqlite"
+    done = plateau("sim", str(script), "--json", "--log", str(log), "--db", str(db))
+    assert done.returncode == 0, done.stderr
+    evs = numbered(log)
+    assert [e["seq"] for e in evs] == list(range(1, len(evs) + 1))  # none lost, none twice
+    moves = [e for e in evs if e["type"] == "move"]
+    assert len(moves) == len(game.moves)
+    replay = plateau("replay", str(log), "--json")
+    assert replay.returncode == 0, replay.stdout + replay.stderr
+    assert json.loads(replay.stdout)["pawns"] == game.final.to_dict()["pawns"]
+    import sqlite3
+
+    rows = sqlite3.connect(db).execute("select game, moves, winner from games").fetchall()
+    assert rows == [("tock", len(game.moves), game.winner)]
+
+
+def test_P2_link_dropped_mid_game_loses_and_repeats_nothing(tmp_path):
+    game = generate("classic", 4, seed=7)
+    lines = game.script.split("\n")
+    # pull the cable three times mid-game
+    for at in (len(lines) // 4, len(lines) // 2, 3 * len(lines) // 4):
+        lines.insert(at, "unplug 2500")
+    script = tmp_path / "drops.table"
+    script.write_text("\n".join(lines))
+    log = tmp_path / "drops.jsonl"
+    done = plateau("sim", str(script), "--json", "--log", str(log))
+    assert done.returncode == 0, done.stderr
+    evs = numbered(log)
+    seqs = [e["seq"] for e in evs]
+    assert seqs == list(range(1, len(seqs) + 1))
+    assert len([e for e in evs if e["type"] == "move"]) == len(game.moves)
+    REPORT.append(
+        f"link drops: 3 unplugs of 2.5 s in a {len(game.moves)}-move game: "
+        f"{len(seqs)} events logged, 0 lost, 0 duplicated"
+    )
+
+
+def test_P6_replay_reports_the_first_event_that_does_not_follow(tmp_path):
+    game = generate("classic", 2, seed=2)
+    script = tmp_path / "g.table"
+    script.write_text(game.script)
+    log = tmp_path / "g.jsonl"
+    assert plateau("sim", str(script), "--json", "--log", str(log)).returncode == 0
+    lines = log.read_text().splitlines()
+    k = next(i for i, line in enumerate(lines) if '"type":"move"' in line)
+    ev = json.loads(lines[k])
+    ev["steps"] = [["R1", "R9"]]
+    lines[k] = json.dumps(ev)
+    lines.insert(k + 1, '{"truncated": ')  # a corrupt line: skipped with a clear message
+    log.write_text("\n".join(lines) + "\n")
+    done = plateau("replay", str(log))
+    assert done.returncode == 1
+    assert f"line {k + 1}" in done.stdout and "does not follow" in done.stdout
+
+
+def test_replay_of_a_file_that_is_not_a_log(tmp_path):
+    bad = tmp_path / "notes.txt"
+    bad.write_text("hello\nworld\n")
+    done = plateau("replay", str(bad))
+    assert done.returncode == 2 and "not JSON" in done.stderr and "no Tock game" in done.stderr
+
+
+def _session(tmp_path, script_text):
+    script = tmp_path / "s.table"
+    script.write_text(script_text)
+    fw = Firmware(script, "--wait-host")
+    link = HostLink(fw.port)
+    link.open()
+    return fw, link
+
+
+def _until(link, pred, timeout=10.0):
+    end = time.monotonic() + timeout
+    for ev in link.events():
+        if pred(ev):
+            return ev
+        if time.monotonic() > end:
+            raise AssertionError("timed out")
+    raise AssertionError("link ended")
+
+
+def _finish(fw, link):
+    try:
+        _until(link, lambda e: e["type"] == "sim_end", 30)
+        link.send({"cmd": "bye"})
+    except (LinkError, AssertionError):
+        pass
+    link.close()
+    return fw.wait()
+
+
+def test_P1_garbage_on_the_wire_costs_nothing_but_itself(tmp_path):
+    fw, link = _session(
+        tmp_path, "table tock players=4\nwait 1500\ncard AS\nlift RC1\nplace R18\nwait 1500\n"
+    )
+    link._ser.write(b"\x03\x03garbage\x00\xff\xfe\x00" + bytes(range(1, 40)) + b"\x00")
+    err = _until(link, lambda e: e["type"] == "error")
+    assert err["what"] == "link"
+    move = _until(link, lambda e: e["type"] == "move")
+    assert move["steps"] == [["camp", "R18"]]
+    assert _finish(fw, link) == 0
+
+
+def test_P4_every_command_is_answered(tmp_path):
+    fw, link = _session(tmp_path, "table tock players=4\nwait 4000\n")
+    answers = {}
+    for cmd in (
+        {"cmd": "snapshot"},
+        {"cmd": "undo"},
+        {"cmd": "new", "game": "tock", "players": 2, "rules": "toc-fr"},
+        {"cmd": "config", "settle_ms": 100},
+        {"cmd": "config", "settle_ms": 5},
+        {"cmd": "config", "colour": "red"},
+        {"cmd": "enrol", "card": "7H"},
+        {"cmd": "enrol", "card": "7Z"},
+        {"cmd": "fly"},
+        {"cmd": "new", "players": 5},
+    ):
+        cid = link.send(dict(cmd))
+        ans = _until(link, lambda e, cid=cid: e["type"] == "answer" and e["id"] == cid)
+        answers[json.dumps(cmd)] = (ans["ok"], ans.get("why", ""))
+    ok = [k for k, v in answers.items() if v[0]]
+    assert ok == [
+        '{"cmd": "snapshot"}',
+        '{"cmd": "new", "game": "tock", "players": 2, "rules": "toc-fr"}',
+        '{"cmd": "config", "settle_ms": 100}',
+        '{"cmd": "enrol", "card": "7H"}',
+    ]
+    why = {k: v[1] for k, v in answers.items() if not v[0]}
+    assert why['{"cmd": "undo"}'] == "nothing to undo"
+    assert "from 20 to 2000" in why['{"cmd": "config", "settle_ms": 5}']
+    assert "unknown setting" in why['{"cmd": "config", "colour": "red"}']
+    assert "unknown card" in why['{"cmd": "enrol", "card": "7Z"}']
+    assert "unknown command" in why['{"cmd": "fly"}']
+    assert "players" in why['{"cmd": "new", "players": 5}']
+    assert _finish(fw, link) == 0
+
+
+def test_P4_enrol_then_the_tag_is_that_card(tmp_path):
+    fw, link = _session(
+        tmp_path,
+        "table tock players=4\nwait 300\ntag 04AABBCCDDEEFF\n"
+        "wait 1000\nlift RC1\nplace R18\nwait 1000\n",
+    )
+    link.send({"cmd": "enrol", "card": "AS"})
+    ev = _until(link, lambda e: e["type"] in ("enrolled", "error"))
+    assert ev["type"] == "enrolled" and ev["uid"] == "04AABBCCDDEEFF" and ev["card"] == "AS"
+    assert _finish(fw, link) == 0
+
+
+def test_plateau_send_and_its_errors(tmp_path):
+    script = tmp_path / "s.table"
+    script.write_text("table tock players=4\nwait 100\n")
+    fw = Firmware(script, "--wait-host")  # waits for a hello: commands are served meanwhile
+    try:
+        done = plateau("send", "--port", fw.port, "undo", timeout=30)
+        assert done.returncode == 1 and "refused: nothing to undo" in done.stdout
+        done = plateau("send", "--port", fw.port, "new", "tock", "players=3", timeout=30)
+        assert done.returncode == 0 and "done" in done.stdout
+        done = plateau("send", "--port", fw.port, "dance", timeout=30)
+        assert done.returncode == 2 and "unknown command" in done.stderr
+    finally:
+        fw.stop()
+    done = plateau("send", "--port", "/dev/nonexistent-plateau", "undo")
+    assert done.returncode == 1 and "cannot open /dev/nonexistent-plateau" in done.stderr
