@@ -17,12 +17,16 @@ def make_game(name, emit, names, settings):
 
 
 class Table:
-    def __init__(self, transport, clock, link, game=None, sense=None):
+    def __init__(self, transport, clock, link, game=None, sense=None, store=None, watchdog=None):
         self.transport = transport
         self.clock = clock
         self.link = link
         self.game = game
         self.sense = sense
+        self.store = store  # store.Store: the game survives resets
+        self.watchdog = watchdog  # machine.WDT on a board: fed every pass
+        if store and game:
+            game.persist = self.save
         self.running = True
         link.on_command = self.command
         link.snapshot = self.snapshot
@@ -93,16 +97,38 @@ class Table:
                 setattr(self.game, key, v)
         return None
 
+    def save(self):
+        self.store.save(self.game.state(), self.clock.ticks_ms())
+        self.game.unsaved = False
+
+    def resume(self):
+        """At boot: the saved game, if there is one, takes the place of a new game."""
+        if not (self.store and self.game):
+            return
+        state = self.store.load()
+        if state is not None and state.get("game") == self.about().get("game"):
+            try:
+                self.game.restore(state)
+            except (ValueError, KeyError, TypeError) as e:
+                self.store.error = "saved game unusable (%s): starting a new game" % e
+        if self.store.error:
+            self.link.emit({"type": "error", "what": "saved-game", "why": self.store.error})
+
     def step(self):
         data = self.transport.read()
         if data:
             self.link.receive(data)
-        if self.game:
+        game = self.game
+        if game:
             now = self.clock.ticks_ms()
             if self.sense:
-                self.sense.step(now, self.game)
-            self.game.step(now, not (self.sense and self.sense.busy()))
+                self.sense.step(now, game)
+            game.step(now, not (self.sense and self.sense.busy()))
+            if self.store and game.unsaved and self.store.due(now):
+                self.save()
         self.link.tick(self.clock)
+        if self.watchdog:
+            self.watchdog.feed()
 
     def run(self):
         self.transport.table_mode()

@@ -22,6 +22,12 @@ class Ring:
         self.first = 1  # oldest sequence number held (first > last: empty)
         self.last = 0  # newest sequence number held
 
+    def clear(self):
+        """Forget every event (a reboot: RAM does not survive it)."""
+        self._w = 0
+        self.first = 1
+        self.last = 0
+
     def __len__(self):
         return self.last - self.first + 1
 

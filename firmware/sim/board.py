@@ -36,6 +36,8 @@ class SimBoard:
         for uid in registry:
             self.uids.setdefault(registry[uid], []).append(uid)
         self._laid = []
+        self.deck = 52  # cards in a deck (the simulator sets 54 with jokers)
+        self._dealt = 0
         self.board = Board(
             chain=ShiftChain(chain_bus, chain_bus.latch, nbytes),
             reader=reader,
@@ -85,7 +87,13 @@ class SimBoard:
         self._glitch_until[i] = self.clock.ticks_ms() + ms
 
     def lay_card(self, card):
-        """The card's tag enters the reader's field (on top of the discard pile)."""
+        """The card's tag enters the reader's field (on top of the discard pile). When a
+        whole deck has been laid, the pile is taken away to be shuffled first."""
+        self._dealt += 1
+        if self._dealt > self.deck:
+            self._dealt = 1
+            self.reader_bus.lift()
+            self._laid = []
         uids = self.uids.get(card)
         if not uids:
             raise ValueError("no tag for card %s in hardware/tags.json" % card)

@@ -106,6 +106,11 @@ class MFRC522Bus:
         """A tag leaves the field (all tags if uid is None)."""
         self.tags = [t for t in self.tags if uid is not None and t.uid != bytes(uid)]
 
+    def power_cycle(self):
+        """The reader's field goes down and up: every tag in it wakes up fresh (IDLE)."""
+        for t in self.tags:
+            t.state = _IDLE
+
     # SPI side
 
     def _on_cs(self, v):

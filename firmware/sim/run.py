@@ -25,23 +25,47 @@ HOST_WAIT_MS = 10000  # real time to wait for the host's hello, and for its bye 
 
 
 class Sim:
-    def __init__(self, settings, path, clock, transport, boot, hw_dir, ring=None):
+    def __init__(self, settings, path, clock, transport, boot, hw_dir, ring=None, state=None):
         self.settings = settings
         self.path = path
         self.clock = clock
         self.transport = transport
         self.script_dir = path.rsplit("/", 1)[0] if "/" in path else "."
-        self.link = Link(transport.write, boot, ring=RING if ring is None else ring)
-        self.board = SimBoard(hw_dir, clock)
-        game = make_game(settings["game"], self.link.emit, self.board.board.names, settings)
-        self.game = game
-        if settings["game"] == "tock":
-            self.board.set_position(game.pos)
-        self.table = Table(transport, clock, self.link, game, Sense(self.board.board))
+        self.ring = RING if ring is None else ring
+        self.state_dir = state  # the simulated flash: survives `reset`
+        self.board = SimBoard(hw_dir, clock)  # the physical table: survives everything
         self.pace = DEFAULT_PACE_MS
         self.bye = False
         self.hosted = False
-        self.link.on_command = self.command
+        self.boots = 0
+        self.boot(boot)
+        if settings["game"] == "tock":
+            self.board.deck = 52 + self.game.pos.flags["jokers"]
+            if not self.game.resumed:
+                self.board.set_position(self.game.pos)
+
+    def boot(self, boot_id):
+        """Power-up: everything in RAM is new (link, ring, game, sensing); the flash (the
+        state folder) and the physical board are what they were."""
+        from store import Store
+
+        self.boots += 1
+        self.ring.clear()
+        self.link = Link(self.transport.write, boot_id, ring=self.ring)
+        settings = self.settings
+        self.game = make_game(settings["game"], self.link.emit, self.board.board.names, settings)
+        store = Store(self.state_dir) if self.state_dir else None
+        self.table = Table(
+            self.transport, self.clock, self.link, self.game, Sense(self.board.board), store
+        )
+        self.link.on_command = self.command  # Table set its own: the simulator's comes first
+        self.table.resume()
+
+    def reset(self):
+        """The `reset` action: the power goes and comes back."""
+        self.board.reader_bus.power_cycle()
+        self.boot("%08x" % (int.from_bytes(__import__("os").urandom(4), "big")))
+        self.link.greet()
 
     def command(self, cmd):
         if cmd["cmd"] == "bye":  # the host has read everything: the simulator may end
@@ -122,6 +146,8 @@ class Sim:
             board.goal(args[0], verb == "ball")
         elif verb == "send":
             self.send(line, args)
+        elif verb == "reset":
+            self.reset()
         else:
             raise ScriptError(line, "%r is not simulated yet" % verb)
         self.advance(self.pace)
@@ -187,12 +213,12 @@ class Capture:
         return [json.loads(p) for p in frame.Decoder().feed(self.out)]
 
 
-def play(path, hw_dir, boot="00000000"):
+def play(path, hw_dir, boot="00000000", state=None):
     """Plays a script file through the firmware in this process; returns the events."""
     with open(path) as f:
         settings = read(f)
     t = Capture()
-    Sim(settings, path, VirtualClock(), t, boot, hw_dir, Ring()).run()
+    Sim(settings, path, VirtualClock(), t, boot, hw_dir, Ring(), state).run()
     return t.events()
 
 
@@ -218,7 +244,17 @@ def main(argv):
         return 2
     boot = option(argv, "--boot", "%08x" % int.from_bytes(__import__("os").urandom(4), "big"))
     hw_dir = option(argv, "--hardware", "../../hardware")
-    sim = Sim(settings, path, VirtualClock("--realtime" in argv), StdioTransport(), boot, hw_dir)
+    state = option(argv, "--state")
+    sim = Sim(
+        settings,
+        path,
+        VirtualClock("--realtime" in argv),
+        StdioTransport(),
+        boot,
+        hw_dir,
+        None,
+        state,
+    )
     sim.transport.table_mode()  # from here a 0x03 on the wire is data (P5)
     if "--wait-host" in argv:
         sim.hosted = True

@@ -209,13 +209,22 @@ def cmd_demo(args: argparse.Namespace) -> int:
     from plateau.gen import generate
 
     game = generate("classic", 4, seed=args.seed)
-    with tempfile.NamedTemporaryFile("w", suffix=".table", delete=False) as f:
-        f.write(game.script)
+    work = Path(tempfile.mkdtemp(prefix="plateau-demo-"))
+    script = work / "game.table"
+    script.write_text(game.script)
+    log, db = work / "game.jsonl", work / "games.sqlite"
     print(
         f"Simulated table: a generated classic game for 4 (seed {args.seed}, "
         f"{len(game.moves)} moves) played through the firmware under micropython"
     )
-    return cmd_sim(argparse.Namespace(script=f.name, json=False, realtime=False))
+    code = cmd_sim(
+        argparse.Namespace(script=str(script), json=False, realtime=False, log=str(log), db=str(db))
+    )
+    if code:
+        return code
+    print(f"\nThe log: {log} ({sum(1 for _ in open(log))} events), index {db}")
+    print(f"Its replay (plateau replay {log}):")
+    return cmd_replay(argparse.Namespace(log=str(log), json=False))
 
 
 def cmd_deploy(args: argparse.Namespace) -> int:

@@ -1,8 +1,10 @@
 """`plateau deploy` / `make deploy`: copy the firmware to a board with mpremote, then reset it.
 
 A thin wrapper on purpose: it cannot be tested without a board (see README). It copies the
-compiled modules from build/mpy (smaller, and no compile on the board's heap) and main.py as
-source, and never the simulator (firmware/sim/) or the tests."""
+compiled modules from build/mpy (smaller, and no compile on the board's heap), main.py as
+source and the hardware maps (pin map, sensor map, tag registry) into /hardware, and never
+the simulator (firmware/sim/) or the tests. For an ESP32-S3, copy pinmap-esp32s3.json over
+/hardware/pinmap.json."""
 
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from plateau import FIRMWARE
+from plateau import FIRMWARE, HARDWARE
 from plateau.build import BUILD
 
 NOT_DEPLOYED = ("sim",)  # simulator-only packages
@@ -37,6 +39,11 @@ def deploy(port: str, dry_run: bool = False) -> int:
     dirs = sorted({str(p.parent) for p in deployed_files() if str(p.parent) != "."})
     steps = [[*base, "mkdir", f":{d}"] for d in dirs]
     steps += [[*base, "cp", str(BUILD / p), f":{p}"] for p in deployed_files()]
+    steps += [[*base, "mkdir", ":hardware"]]
+    steps += [
+        [*base, "cp", str(HARDWARE / name), f":hardware/{name}"]
+        for name in ("pinmap.json", "sensors.json", "tags.json")
+    ]
     steps += [[*base, "cp", str(FIRMWARE / "main.py"), ":main.py"], [*base, "reset"]]
     for step in steps:
         print(" ".join(step[1:]))

@@ -97,6 +97,7 @@ def play_move(hands: Hands, before: Position, move) -> None:
         # both pawns in the air at once, then set down crossed (for two pawns of one colour
         # that is the only sign of a swap the sensors get: see the README)
         (_, a, b), _ = move.parts
+        hands.lines.append("# jack swap: the next 4 actions")
         hands.lift(square_name(a))
         hands.lift(square_name(b))
         hands.place(square_name(a))
@@ -169,6 +170,8 @@ def generate(
         if not deck:
             deck = [r + s for r in RANKS for s in "SHDC"] + ["X"] * pos.flags["jokers"]
             rng.shuffle(deck)
+            if game.moves or game.discards:
+                hands.lines.append("wait 5000  # the pile is collected and shuffled")
         card = Card(deck.pop())
         moves = pos.legal_moves(card)
         if pos.turn == ANY:

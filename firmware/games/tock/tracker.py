@@ -24,7 +24,9 @@ from games.tock.rules import (
 
 SETTLE_MS = const(120)  # quiet time after the last settled edge before the board is read
 ILLEGAL_MS = const(1500)  # a wrong board must stay wrong this long to be reported
-HISTORY = const(16)  # moves that `undo` can take back
+HISTORY = const(4)  # moves that `undo` can take back (each kept position costs heap)
+RESUME_QUIET_MS = const(1500)  # after a reset, the pile is read again within this time
+RECENT = const(8)  # cards read lately, saved: the top of the pile
 DECK = const(52)
 
 
@@ -39,6 +41,7 @@ class TockGame:
         self._bit_cell = bytearray(len(names))
         for i in range(len(names)):
             self._bit_cell[i] = _sensor_cell(names[i])
+        self.persist = None  # callable(): save the game now (the Table sets it)
         self.occ = bytearray(CELLS)  # what the sensors show, track and home
         self.camp = bytearray(16)  # and camp slots
         self.new_game(Position.initial(players, rules))
@@ -56,7 +59,30 @@ class TockGame:
         self.last_edge = 0
         self.dirty = True  # the board changed since it was last read
         self.problem = None  # type: tuple | None  # (kind, since ms, reported?) if wrong
+        self.unsaved = True  # the game changed since it was last saved (store.py)
+        self.resumed = False  # restored after a reset: compare with the board, say so
         self.last_why = None  # why the last board read with a card matched no legal move
+        self.quiet_until = None  # after a reset: when the board was first read
+        self.recent = []  # the last cards read (the top of the discard pile)
+
+    def state(self):
+        """What store.py saves: enough to resume the game after a reset."""
+        return {
+            "game": "tock",
+            "position": self.pos.to_dict(),
+            "card": str(self.card) if self.card else None,
+            "played": self.played,
+            "recent": self.recent,
+        }
+
+    def restore(self, state):
+        self.new_game(Position.from_dict(state["position"]))
+        self.played = list(state.get("played", []))
+        self.recent = list(state.get("recent", []))
+        if state.get("card"):
+            self.card = Card(state["card"])
+        self.resumed = True
+        self.unsaved = False
 
     def about(self):
         return {"game": "tock", "rules": self.pos.rules, "players": self.pos.players}
@@ -125,6 +151,16 @@ class TockGame:
             self.emit({"type": "error", "what": "unknown-tag", "uid": uid, "why": str(e)})
             return
         pos = self.pos
+        if str(card) in self.recent and (
+            self.resumed
+            or (self.quiet_until is not None and elapsed(now, self.quiet_until) < RESUME_QUIET_MS)
+        ):
+            # Just after a reset the reader finds the cards of the pile again (their tags
+            # powered up with it): cards read lately are not new cards.
+            return
+        self.recent.append(str(card))
+        del self.recent[:-RECENT]
+        self.unsaved = True
         if pos.winner() is not None:
             self._refuse(card, "game-over", "the game is over (T19): start a new game")
             return
@@ -143,7 +179,8 @@ class TockGame:
             return
         self.played.append(str(card))
         if len(self.played) >= DECK + pos.flags["jokers"]:
-            self.played = []  # the whole deck is out: it is shuffled again
+            self.played = []  # the whole deck is out: it is shuffled again,
+            self.recent = []  # the pile with it
         seat = self._seat()
         self.emit({"type": "card", "card": str(card), "seat": seat})
         if not pos.has_move(card):
@@ -160,6 +197,7 @@ class TockGame:
         self.card = card
         self.touched = set()
         self.dirty = True
+        self.unsaved = True
 
     def _already_played(self, card):
         if card.rank == JOKER:
@@ -209,6 +247,7 @@ class TockGame:
             self.card = None
             self.played.remove(str(card))
             self.emit({"type": "undo", "card": str(card), "what": "card taken back"})
+            self.unsaved = True
             return None
         if not self.history:
             return "nothing to undo"
@@ -225,6 +264,7 @@ class TockGame:
             }
         )
         self.dirty = True
+        self.unsaved = True
         return None
 
     # --- the referee ------------------------------------------------------------------
@@ -245,6 +285,8 @@ class TockGame:
 
     def _read_board(self, now):
         pos = self.pos
+        if self.resumed:
+            self._resume(now)
         if self._matches(pos):
             if self.problem:
                 if self.problem[2]:
@@ -264,6 +306,28 @@ class TockGame:
         if self.problem is None or self.problem[0] != kind or not self.problem[2]:
             # the clock restarts at every change: hands still moving are not a wrong board
             self.problem = (kind, now, False)
+
+    def _resume(self, now):
+        """First look at the board after a reset: say the game resumed, and whether the
+        pawns stand where the saved game has them (and which squares differ if not).
+        Squares that differ count as touched: hands were at work when the power went."""
+        self.resumed = False
+        ok = self._matches(self.pos)
+        ev = {
+            "type": "resumed",
+            "position": self.pos.to_dict(),
+            "card": str(self.card) if self.card else None,
+            "board": "matches"
+            if ok
+            else observe.placement_fix(
+                self.pos, self.occ, self._camp_expected(self.pos), self._camp_counts()
+            ),
+        }
+        self.emit(ev)
+        for s in range(CELLS):
+            if bool(self.occ[s]) != bool(self.pos.cells[s]):
+                self.touched.add(s)
+        self.quiet_until = now
 
     def _matches(self, pos):
         return self._track_matches(pos) and self._camp_counts() == self._camp_expected(pos)
@@ -342,6 +406,9 @@ class TockGame:
         self.pos = after
         self.card = None
         self.touched = set()
+        self.unsaved = True
+        if self.persist:
+            self.persist()  # saved before it is announced: a reset cannot lose it
 
     def _report(self, now):
         problem = self.problem

@@ -1,0 +1,84 @@
+# The saved game (issue 8): write-then-rename with a CRC, a corrupt file recognised, the
+# watchdog fed on every pass of the table loop.
+import os
+
+from check import Wire
+from store import Store
+
+from clock import VirtualClock
+
+DIR = "/tmp/plateau-test-store"
+
+
+def fresh():
+    try:
+        for name in os.listdir(DIR):
+            os.remove(DIR + "/" + name)
+    except OSError:
+        pass
+    return Store(DIR)
+
+
+def test_save_then_load_round_trips():
+    st = fresh()
+    st.save({"game": "tock", "played": ["7H"]}, 0)
+    assert Store(DIR).load() == {"game": "tock", "played": ["7H"]}
+    assert "state.tmp" not in os.listdir(DIR)  # the write went to tmp, then was renamed
+
+
+def test_a_damaged_file_is_not_believed():
+    st = fresh()
+    st.save({"game": "tock", "played": ["7H"]}, 0)
+    with open(DIR + "/state.json") as f:
+        text = f.read()
+    with open(DIR + "/state.json", "w") as f:
+        f.write(text.replace("7H", "8H"))
+    again = Store(DIR)
+    assert again.load() is None and "unreadable" in again.error
+    with open(DIR + "/state.json", "w") as f:
+        f.write(text[: len(text) // 2])  # cut short by a power cut
+    again = Store(DIR)
+    assert again.load() is None and "unreadable" in again.error
+
+
+def test_nothing_saved_is_no_error():
+    st = fresh()
+    assert st.load() is None and st.error is None
+
+
+def test_write_rate_is_bounded():
+    st = fresh()
+    assert st.due(0)
+    st.save({"game": "tock"}, 1000)
+    assert not st.due(1100) and st.due(1000 + st.min_save_ms)
+
+
+class Dog:
+    def __init__(self):
+        self.feeds = 0
+
+    def feed(self):
+        self.feeds += 1
+
+
+class Quiet:
+    up = True
+
+    def read(self):
+        return b""
+
+    def write(self, data):
+        pass
+
+
+def test_watchdog_fed_on_every_pass():
+    from link.link import Link
+    from link.ring import Ring
+    from table import Table
+
+    w = Wire()
+    dog = Dog()
+    t = Table(Quiet(), VirtualClock(), Link(w.write, "b", ring=Ring(512, 8)), watchdog=dog)
+    for _ in range(50):
+        t.step()
+    assert dog.feeds == 50
