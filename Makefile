@@ -13,7 +13,7 @@ PORT ?=
 
 FW_TESTS := $(sort $(basename $(notdir $(wildcard tests/firmware/test_*.py))))
 
-.PHONY: setup test lint typecheck mpy pytest mpytest size deploy demo clean
+.PHONY: setup test lint typecheck mpy pytest mpytest size deploy demo bench clean
 
 setup: $(STAMP)
 
@@ -66,6 +66,26 @@ deploy: mpy
 
 demo: $(STAMP)
 	$(BIN)/plateau demo
+
+# Measures and prints; asserts nothing about time. The figures go to tests/bench/results.txt
+# (committed, so a change can be compared with the last run).
+bench: mpy
+	@mkdir -p build/bench; rm -rf /tmp/plateau-bench-state
+	@{ echo "# make bench, $$(date -u +%Y-%m-%d), commit $$(git rev-parse --short HEAD 2>/dev/null)"; \
+	  echo "## firmware under micropython -X heapsize=$(HEAP)"; \
+	  MICROPYPATH=build/mpy $(BIN)/micropython -X heapsize=$(HEAP) tests/bench/firmware_mpy.py; \
+	  $(BIN)/python tests/bench/tock_cases.py build/bench/tock_cases.jsonl > /dev/null; \
+	  MICROPYPATH=build/mpy $(BIN)/micropython -X heapsize=$(HEAP) tests/bench/tock_check_mpy.py \
+		build/bench/tock_cases.jsonl; \
+	  echo "## a whole generated game (classic, 4 players, seed 1) under micropython -X heapsize=$(SIM_HEAP)"; \
+	  $(BIN)/plateau gen --seed 1 -o build/bench/game.table 2> /dev/null; \
+	  cd build/mpy && MICROPYPATH=. ../../$(BIN)/micropython -X heapsize=$(SIM_HEAP) \
+		../../tests/bench/game_mpy.py ../bench/game.table ../../hardware; cd ../..; \
+	  echo "## host (CPython)"; \
+	  $(BIN)/plateau sim build/bench/game.table --json --log build/bench/game.jsonl > /dev/null; \
+	  $(BIN)/python tests/bench/host.py build/bench/game.jsonl; \
+	  echo "## .mpy sizes"; $(BIN)/plateau size | tail -2; \
+	} 2>&1 | tee tests/bench/results.txt
 
 clean:
 	rm -rf build .pytest_cache .mypy_cache .ruff_cache .hypothesis

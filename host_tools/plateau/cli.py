@@ -79,7 +79,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
                 break
             count += 1
             if log:
-                log.write(ev)
+                log.write(ev, link.raw)
             view.show(ev)
     except LinkError:
         pass  # the simulator ended: its side of the pty closed
@@ -107,7 +107,7 @@ def cmd_log(args: argparse.Namespace) -> int:
     say(f"logging {args.port} to {args.log} (index {args.db}); Ctrl-C to stop")
     try:
         for ev in follow(link, say=say, give_up_s=args.give_up):
-            log.write(ev)
+            log.write(ev, link.raw)
             view.show(ev)
     except KeyboardInterrupt:
         pass

@@ -45,12 +45,19 @@ class Index:
         self.log = log
         self.current: int | None = None
         self._dirty = 0
+        self._last: tuple = (0, None, None)  # line, seq, boot of the latest event
+        self._moves = 0  # moves since the last commit
+        self._winner: str | None = None
 
     def event(self, line: int, ev: dict) -> None:
+        """Most events only move the game's last line and seq on: those are kept here and
+        written with the next commit (every 200 events, and at every game, move... that
+        counts), so indexing costs next to nothing per event."""
         kind = ev.get("type")
-        now = time.time()
-        if kind in ("game", "hello") and (kind == "game" or self.current is None):
+        if kind == "game" or (kind == "hello" and self.current is None):
+            self.commit()
             pos = ev.get("position", {})
+            now = time.time()
             cur = self.db.execute(
                 "insert into games (log, first_line, last_line, boot, first_seq, last_seq,"
                 " game, rules, players, started, updated) values (?,?,?,?,?,?,?,?,?,?,?)",
@@ -69,23 +76,28 @@ class Index:
                 ),
             )
             self.current = cur.lastrowid
-        elif self.current is not None:
-            sets = "last_line = ?, updated = ?"
-            args: list = [line, now]
-            if "seq" in ev:
-                sets += ", last_seq = ?, boot = ?"
-                args += [ev["seq"], ev.get("boot")]
-            if kind == "move":
-                sets += ", moves = moves + 1"
-            if kind in ("win", "match_end"):
-                sets += ", winner = ?"
-                args.append(ev.get("seat") or ev.get("winner"))
-            self.db.execute(f"update games set {sets} where id = ?", (*args, self.current))
+            self._moves = 0
+            self._winner = None
+        if self.current is None:
+            return
+        self._last = (line, ev.get("seq", self._last[1]), ev.get("boot", self._last[2]))
+        if kind == "move":
+            self._moves += 1
+        elif kind in ("win", "match_end"):
+            self._winner = ev.get("seat") or ev.get("winner")
         self._dirty += 1
-        if self._dirty >= 200 or kind in ("game", "win", "match_end"):
+        if self._dirty >= 200 or kind in ("win", "match_end"):
             self.commit()
 
     def commit(self) -> None:
+        if self.current is not None and self._dirty:
+            line, seq, boot = self._last
+            self.db.execute(
+                "update games set last_line = ?, last_seq = ?, boot = ?, moves = moves + ?,"
+                " winner = coalesce(?, winner), updated = ? where id = ?",
+                (line, seq, boot, self._moves, self._winner, time.time(), self.current),
+            )
+            self._moves = 0
         self.db.commit()
         self._dirty = 0
 
@@ -107,12 +119,16 @@ class Logger:
         if self.path.exists():
             with open(self.path, encoding="utf-8", errors="replace") as f:
                 self.lines = sum(1 for _ in f)
-        self.file = open(self.path, "a", encoding="utf-8")  # noqa: SIM115 (kept open)
+        self.file = open(self.path, "ab")  # noqa: SIM115 (kept open)
         self.index = Index(db, str(self.path)) if db else None
         self._synced = time.monotonic()
 
-    def write(self, ev: dict) -> None:
-        self.file.write(json.dumps(ev, separators=(",", ":")) + "\n")
+    def write(self, ev: dict, raw: bytes | None = None) -> None:
+        """One event, one line. `raw`: the event's JSON exactly as the board sent it (the
+        link's payload), written as is instead of encoding `ev` again."""
+        if raw is None:
+            raw = json.dumps(ev, separators=(",", ":")).encode()
+        self.file.write(raw + b"\n")
         self.file.flush()
         self.lines += 1
         if self.index:

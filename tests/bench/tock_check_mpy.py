@@ -42,7 +42,18 @@ def main(path):
         sample.sort()
         print(
             "check 7 (8 own pawns on the track), %s observations: %d, mean %d us, "
-            "median %d us, worst %d us" % (kind, n, total // n, sample[len(sample) // 2], worst)
+            "median %d us, worst %d us (ESP32 est. median %.0f-%.0f ms, worst %.0f-%.0f ms)"
+            % (
+                kind,
+                n,
+                total // n,
+                sample[len(sample) // 2],
+                worst,
+                sample[len(sample) // 2] * 0.05,
+                sample[len(sample) // 2] * 0.1,
+                worst * 0.05,
+                worst * 0.1,
+            )
         )
     print("heap: %d B free before, %d B at the lowest (before collection)" % (free0, low))
 

@@ -42,8 +42,9 @@ def test_frame_decoder_never_crashes_on_random_bytes(data):
 
 
 @FAST
-@given(st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 500)), max_size=6),
-       st.integers(0, 3))
+@given(
+    st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 500)), max_size=6), st.integers(0, 3)
+)
 def test_frame_decoder_recovers_after_mutated_frames(edits, reorder):
     frames = [frame.encode(b'{"n":%d}' % i) for i in range(4)]
     if reorder:
@@ -116,10 +117,13 @@ def test_T4_parser_on_mutated_positions(edits):
 
 
 @FAST
-@given(st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=6),
-                    lambda c: st.lists(c, max_size=5) | st.dictionaries(st.text(max_size=8),
-                                                                          c, max_size=6),
-                    max_leaves=30))
+@given(
+    st.recursive(
+        st.none() | st.booleans() | st.integers() | st.text(max_size=6),
+        lambda c: st.lists(c, max_size=5) | st.dictionaries(st.text(max_size=8), c, max_size=6),
+        max_leaves=30,
+    )
+)
 def test_T4_parser_on_random_json(obj):
     try:
         Position.from_dict(obj)

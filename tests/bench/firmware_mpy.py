@@ -1,0 +1,138 @@
+# Firmware costs under micropython with the ESP32 heap (run by `make bench`): scan-and-
+# debounce per frame, the Tock check per card kind, link encoding per event.
+#   MICROPYPATH=build/mpy micropython -X heapsize=96k tests/bench/firmware_mpy.py
+import gc
+import time
+
+from games.tock.rules import Card, Position
+from games.tock.tracker import TockGame
+from link.link import Link
+from link.ring import Ring
+from sense.debounce import Debouncer
+
+# ESP32 estimate: this port runs bytecode 50 to 100 times faster than an ESP32 at 240 MHz
+# (the figure this project's environment notes give; no published reference workload was
+# run here to calibrate it). Every ESP32 figure below is that range, an estimate.
+SLOW = (50, 100)
+
+
+def esp32(us):
+    return "ESP32 est. %.1f-%.1f ms" % (us * SLOW[0] / 1000, us * SLOW[1] / 1000)
+
+
+def per_call(fn, n):
+    gc.collect()
+    t0 = time.ticks_us()
+    for i in range(n):
+        fn(i)
+    return time.ticks_diff(time.ticks_us(), t0) / n
+
+
+def bench_scan():
+    names = ["R%d" % (i + 1) for i in range(104)]
+    events = []
+    game = TockGame(events.append, names)
+    deb = Debouncer(104)
+    frame = bytearray(13)
+    deb.update(frame, 0)
+
+    def idle(i):
+        for k in range(deb.update(frame, i * 5)):
+            game.on_sensor(deb.edges[k], deb.levels[k], i * 5)
+
+    moving = [bytearray(13) for _ in range(4)]
+    moving[1][2] = 0x10  # a pawn lands
+    moving[2][2] = 0x30  # and another, while a third flickers
+    moving[3][5] = 0x01
+
+    def active(i):
+        f = moving[(i // 6) % 4]
+        for k in range(deb.update(f, i * 5)):
+            game.on_sensor(deb.edges[k], deb.levels[k], i * 5)
+
+    return per_call(idle, 5000), per_call(active, 5000)
+
+
+CASES = (
+    ("A exit", "AS", {"R": ["R5"]}, {"R": ["R5", "R18"]}),
+    ("2 forward", "2S", {"R": ["R5", "G3"]}, {"R": ["R7", "G3"]}),
+    ("4 backward", "4S", {"R": ["R5", "G3"]}, {"R": ["R1", "G3"]}),
+    ("Q forward 12", "QS", {"R": ["R5", "G3"]}, {"R": ["R5", "G15"]}),
+    ("K exit", "KS", {"R": ["R5", "G3"]}, {"R": ["R5", "G3", "R18"]}),
+    (
+        "J swap",
+        "JS",
+        {"R": ["R5", "G3"], "G": ["G9", "B2"], "B": ["Y4"]},
+        {"R": ["R5", "G9"], "G": ["G3", "B2"], "B": ["Y4"]},
+    ),
+    ("7 split in 2", "7S", {"R": ["R5", "G3"]}, {"R": ["R8", "G7"]}),
+)
+
+
+def pos(pawns):
+    full = {}
+    for c in "RGBY":
+        sq = list(pawns.get(c, []))
+        full[c] = sq + ["camp"] * (4 - len(sq))
+    return Position.from_dict({"players": 4, "turn": "R", "pawns": full})
+
+
+def bench_check():
+    out = []
+    for name, card, before, after in CASES:
+        b = pos(before)
+        a = pos(after)
+        c = Card(card)
+        assert b.check(c, a)
+        out.append(
+            (name, per_call(lambda i: b.check(c, a), 50), per_call(lambda i: b.has_move(c), 50))
+        )
+    return out
+
+
+def bench_link():
+    sink = bytearray(0)
+    sizes = []
+
+    def write(data):
+        sizes.append(len(data))
+        del sizes[:-1]
+
+    link = Link(write, "5ee0c0de", ring=Ring())
+    ev = {
+        "type": "move",
+        "card": "7S",
+        "seat": "R",
+        "kind": "seven",
+        "steps": [["R5", "R8"], ["G3", "G7"]],
+        "t": 123456,
+        "settle": 120,
+    }
+
+    def emit(i):
+        link.emit(dict(ev))
+
+    t = per_call(emit, 500)
+    return t, sizes[0], len(sink)
+
+
+gc.collect()
+free0 = gc.mem_free()
+idle, active = bench_scan()
+print(
+    "scan: debounce + tracker, 104 sensors: %.0f us/frame idle (%s), %.0f us/frame with "
+    "pawns moving (%s)" % (idle, esp32(idle), active, esp32(active))
+)
+print(
+    "  at 200 scans/s (5 ms each) the ESP32 would spend %.0f-%.0f %% of its time scanning idle"
+    % (idle * SLOW[0] / 50, idle * SLOW[1] / 50)
+)
+for name, t, tm in bench_check():
+    print("check %-14s %6.0f us (%s)  has_move %5.0f us" % (name, t, esp32(t), tm))
+t, size, _ = bench_link()
+print(
+    "link: encode+frame+ring one move event %.0f us (%s), %d bytes on the wire"
+    % (t, esp32(t), size)
+)
+gc.collect()
+print("heap: %d B free at start of the benchmarks" % free0)
