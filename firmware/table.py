@@ -13,7 +13,11 @@ def make_game(name, emit, names, settings):
         from games.tock.tracker import TockGame
 
         return TockGame(emit, names, settings.get("players", 4), settings.get("rules", "classic"))
-    raise ValueError("unknown game %r" % name)
+    if name == "weykick":
+        from games.weykick.tracker import WeykickGame
+
+        return WeykickGame(emit, names, settings)
+    raise ValueError("unknown game %r; one of: tock, weykick" % name)
 
 
 class Table:
@@ -51,11 +55,71 @@ class Table:
             return None
         if name == "enrol":
             return self._enrol(cmd)
+        if name == "new" and cmd.get("game") and cmd["game"] != self.about().get("game"):
+            return self._switch(cmd)
         if name == "config":
             return self._config(cmd)
+        if name == "selftest":
+            return self._selftest()
+        if name == "calibrate":
+            return self._calibrate(cmd)
         if self.game:
             return self.game.command(cmd)
         return "no game is loaded"
+
+    def _switch(self, cmd):
+        """`new weykick mode=first-to:10`: one firmware plays every game; the table changes
+        game between matches."""
+        settings = {k: cmd[k] for k in cmd if k not in ("cmd", "id", "game")}
+        names = self.sense.board.names if self.sense else ()
+        try:
+            game = make_game(cmd["game"], self.link.emit, names, settings)
+        except ValueError as e:  # unknown game, bad settings
+            return str(e)
+        if self.store:
+            game.persist = self.save
+        self.game = game
+        about = self.about()
+        about["type"] = "game"
+        self.link.emit(about)
+        return None
+
+    def _selftest(self):
+        """Sensors that see a magnet where the game has no pawn (stuck on, or a pawn out of
+        place), sensors that see none where it has one (stuck off, or a pawn missing), the
+        reader, and the scan rate reached since power-up."""
+        if not self.sense:
+            return "this table has no sensing"
+        report = self.sense.selftest()
+        report["type"] = "selftest"
+        expected = (
+            self.game.expected_on() if self.game and hasattr(self.game, "expected_on") else None
+        )
+        if expected is not None and "sensors_on" in report:
+            on = [n for n in report.pop("sensors_on") if n[1:2] != "C"]  # camp slots aside
+            report["on_unexpected"] = [n for n in on if n not in expected]
+            report["off_unexpected"] = [n for n in expected if n not in on]
+        up = self.clock.ticks_ms()
+        report["scan_hz"] = self.sense.scans * 1000 // up if up else 0
+        self.link.tell(report)
+        return None
+
+    def _calibrate(self, cmd):
+        """`calibrate on`/`calibrate off`: every settled sensor edge is also sent as a
+        `sensor` message (chain bit, the name the sensor map gives it, level)."""
+        if not self.sense:
+            return "this table has no sensing"
+        names = self.sense.board.names
+        link = self.link
+        if cmd.get("mode", "on") == "off":
+            self.sense.tap = None
+            return None
+
+        def tap(bit, level):
+            link.tell({"type": "sensor", "bit": bit, "name": names[bit], "level": level})
+
+        self.sense.tap = tap
+        return None
 
     def _enrol(self, cmd):
         """`enrol card=7H`: the next tag laid on the reader becomes that card."""

@@ -16,3 +16,12 @@ def pytest_terminal_summary(terminalreporter):
         terminalreporter.section("measured")
         for line in REPORT:
             terminalreporter.write_line(line)
+
+
+def pytest_addoption(parser):
+    parser.addoption(
+        "--board",
+        metavar="PORT",
+        default=None,
+        help="run the firmware's tests on an ESP32 at PORT through mpremote",
+    )

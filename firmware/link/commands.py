@@ -2,7 +2,18 @@
 # `send new tock players=2`), turned into the command objects the link carries (P4).
 # Shared by the host tools and the simulator so both mean the same thing.
 
-WORDS = ("new", "undo", "snapshot", "config", "enrol", "repl")
+WORDS = (
+    "new",
+    "undo",
+    "snapshot",
+    "config",
+    "enrol",
+    "pause",
+    "resume",
+    "selftest",
+    "calibrate",
+    "repl",
+)
 
 
 def parse_words(words):
@@ -17,6 +28,9 @@ def parse_words(words):
     rest = words[1:]
     if name == "new" and rest and "=" not in rest[0]:
         cmd["game"] = rest[0]
+        rest = rest[1:]
+    if name == "calibrate" and rest and rest[0] in ("on", "off"):
+        cmd["mode"] = rest[0]
         rest = rest[1:]
     for w in rest:
         if "=" not in w:

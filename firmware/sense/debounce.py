@@ -30,6 +30,7 @@ class Debouncer:
         self._since = array("i", [0] * nbits)  # when each pending difference began
         self.edges = bytearray(nbits)  # sensors that changed in the last update()
         self.levels = bytearray(nbits)  # and their new settled level
+        self.started = array("i", [0] * nbits)  # and when their raw change began
         self.primed = False
 
     def prime(self, frame):
@@ -43,6 +44,7 @@ class Debouncer:
                 if frame[b] >> j & 1 and b * 8 + j < self.nbits:
                     self.edges[n] = b * 8 + j
                     self.levels[n] = 1
+                    self.started[n] = 0
                     n += 1
         self.primed = True
         return n
@@ -76,6 +78,7 @@ class Debouncer:
                     pend &= ~bit
                     self.edges[n] = b * 8 + j
                     self.levels[n] = stable[b] >> j & 1
+                    self.started[n] = since[b * 8 + j]
                     n += 1
             pending[b] = pend
         return n

@@ -26,6 +26,7 @@ class Sense:
         self.buttons = Debouncer(8, **kw) if board.buttons else None
         self.goals = Debouncer(8, **kw) if board.goals else None
         self.scans = 0
+        self.tap = None  # callable(bit, level): every settled sensor edge, for calibration
 
     def step(self, now, game):
         b = self.board
@@ -34,6 +35,8 @@ class Sense:
             n = deb.update(b.chain.read(), now)
             for i in range(n):
                 game.on_sensor(deb.edges[i], deb.levels[i], now)
+                if self.tap:
+                    self.tap(deb.edges[i], deb.levels[i])
         if self.cards:
             read = self.cards.poll(now)
             if read and read[2]:
@@ -52,8 +55,30 @@ class Sense:
             n = deb.update(b.goals.read(), now)
             names = b.goals.names()
             for i in range(n):
-                game.on_goal(names[deb.edges[i]], deb.levels[i], now)
+                # with when the sensor first saw the change (before the debounce was met)
+                game.on_goal(names[deb.edges[i]], deb.levels[i], now, deb.started[i])
         self.scans += 1
+
+    def selftest(self):
+        """What the board can tell about its own hardware (plateau selftest)."""
+        b = self.board
+        report = {"reader": "none fitted"}  # type: dict
+        if b.reader is not None:
+            report["reader"] = "ok" if getattr(b.reader, "ok", False) else "not answering"
+            report["reader_errors"] = getattr(b.reader, "errors", 0)
+        if self.sensors:
+            frame = b.chain.read()
+            n = len(frame)
+            if all(x == 0xFF for x in frame):
+                report["chain"] = "every input high: chain unplugged or MISO floating?"
+            else:
+                report["chain"] = "ok"
+            report["sensors_on"] = [
+                b.names[i]
+                for i in range(len(b.names))
+                if frame[i >> 3] >> (i & 7) & 1 and i < n * 8
+            ]
+        return report
 
     def busy(self):
         """Whether a sensor is still changing (its new value not yet held DEBOUNCE_MS)."""

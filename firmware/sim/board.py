@@ -31,6 +31,7 @@ class SimBoard:
         self.button_pins = {"undo": Pin(1), "new": Pin(1), "pause": Pin(1)}
         self.goal_pins = {"A": Pin(1), "B": Pin(1)}
         self._release = {}  # button -> time to let go
+        self._unglitch = {}  # goal -> time its glitch ends
         registry = hwmap.registry(hw_dir)
         self.uids = {}  # type: dict[str, list[str]]  # card -> UIDs (two jokers: "X")
         for uid in registry:
@@ -60,6 +61,11 @@ class SimBoard:
 
     def tick(self):
         now = self.clock.ticks_ms()
+        for name in list(self._unglitch):
+            if now >= self._unglitch[name]:
+                pin = self.goal_pins[name]
+                pin.value(1 - pin.value())
+                del self._unglitch[name]
         for name in list(self._release):
             if now >= self._release[name]:
                 self.button_pins[name].value(1)
@@ -82,6 +88,11 @@ class SimBoard:
             self.truth[i >> 3] &= ~(1 << (i & 7))
 
     def glitch(self, name, ms):
+        if name in self.goal_pins:  # a goal sensor reads the opposite for `ms`
+            pin = self.goal_pins[name]
+            pin.value(1 - pin.value())
+            self._unglitch[name] = self.clock.ticks_ms() + ms
+            return
         i = self.index[name]
         self._glitch[i >> 3] |= 1 << (i & 7)
         self._glitch_until[i] = self.clock.ticks_ms() + ms

@@ -19,6 +19,7 @@ from sim.board import SimBoard  # noqa: E402
 from sim.script import ScriptError, read  # noqa: E402
 from table import SCAN_MS, Table, make_game  # noqa: E402
 
+BOOT_MS = 50  # scanning before the script's first action
 DEFAULT_PACE_MS = 150  # a brisk human: one hand action every 150 ms
 END_MS = 2000  # after the last action the table runs on this long (settling, heartbeats)
 HOST_WAIT_MS = 10000  # real time to wait for the host's hello, and for its bye at the end
@@ -95,6 +96,7 @@ class Sim:
         try:
             if not self.hosted:
                 self.link.greet()  # a board says hello at boot; a waiting host already had it
+            self.advance(BOOT_MS)  # the board is up and scanning before hands act
             with open(self.path) as f:
                 read(f, self.act_once)
                 if not self.table.running:

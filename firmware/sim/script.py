@@ -115,7 +115,8 @@ def _check(n, verb, args, index):
         return [uid]
     if verb == "glitch":
         _count(n, verb, args, 2)
-        _square(n, args[0])
+        if args[0] not in GOALS:  # a square's sensor, or a goal's
+            _square(n, args[0])
         return [args[0], _ms(n, args[1])]
     if verb in ("wait", "pace", "unplug"):
         _count(n, verb, args, 1)

@@ -7,6 +7,7 @@ import json
 import sys
 from pathlib import Path
 
+from plateau import ROOT
 from plateau.hostlink import HostLink, LinkError
 from plateau.logger import Logger
 from plateau.sim import Firmware
@@ -99,8 +100,10 @@ def cmd_sim(args: argparse.Namespace) -> int:
 
 def cmd_log(args: argparse.Namespace) -> int:
     from plateau.hostlink import follow
+    from plateau.logger import last_event
 
     link = HostLink(args.port, args.baud)
+    link.boot, link.seq = last_event(args.log)  # a restarted logger asks only for what it missed
     view = View(args.json)
     log = Logger(args.log, args.db)
     say = (lambda m: print(m, file=sys.stderr)) if args.json else print
@@ -233,6 +236,23 @@ def cmd_deploy(args: argparse.Namespace) -> int:
     return deploy.deploy(args.port, dry_run=args.dry_run)
 
 
+def cmd_selftest(args: argparse.Namespace) -> int:
+    from plateau.board_tools import selftest
+
+    return selftest(args.port, args.baud)
+
+
+def cmd_calibrate(args: argparse.Namespace) -> int:
+    from plateau.board_tools import calibrate
+
+    squares = (
+        args.squares.split(",")
+        if args.squares
+        else json.loads((ROOT / "hardware" / "sensors.json").read_text())["bits"]
+    )
+    return calibrate(args.port, squares, args.write, args.baud, args.timeout)
+
+
 def cmd_build(args: argparse.Namespace) -> int:
     from plateau.build import build
 
@@ -313,6 +333,19 @@ def main(argv: list[str] | None = None) -> int:
     dp.add_argument("--port", required=True, help="serial port of the board, e.g. /dev/ttyUSB0")
     dp.add_argument("--dry-run", action="store_true", help="print the mpremote commands only")
     dp.set_defaults(func=cmd_deploy)
+
+    st = sub.add_parser("selftest", help="sensors stuck on/off, the reader, the scan rate")
+    st.add_argument("--port", required=True)
+    st.add_argument("--baud", type=int, default=115200)
+    st.set_defaults(func=cmd_selftest)
+
+    cb = sub.add_parser("calibrate", help="a pawn on each square in turn: check the sensor map")
+    cb.add_argument("--port", required=True)
+    cb.add_argument("--baud", type=int, default=115200)
+    cb.add_argument("--squares", help="comma-separated squares (default: every sensor)")
+    cb.add_argument("--write", help="write the sensor map found to this file")
+    cb.add_argument("--timeout", type=float, default=60.0, help="seconds to wait per square")
+    cb.set_defaults(func=cmd_calibrate)
 
     b = sub.add_parser("build", help="compile every firmware module to build/mpy (mpy-cross)")
     b.set_defaults(func=cmd_build)

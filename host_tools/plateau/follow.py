@@ -74,6 +74,15 @@ class TockFollower:
                     raise Mismatch("undo with no move to take back")
                 self.pos = self.history.pop()
             self.card = None
+        elif kind == "resumed" and "position" in ev:
+            # the board restarted and resumed its saved game: it must be the game we follow
+            try:
+                theirs = Position.from_dict(ev["position"])
+            except PositionError as e:
+                raise Mismatch(f"the board resumed an impossible position: {e}") from e
+            if not theirs.same_placement(pos) or theirs.turn != pos.turn:
+                raise Mismatch("the board resumed a game that is not the one logged so far")
+            self.card = ev.get("card")
         elif kind == "win":
             w = pos.winner()
             if w is None or pos._seat_name(w) != ev["seat"]:

@@ -146,6 +146,19 @@ class Logger:
             self.index.close()
 
 
+def last_event(path: str | os.PathLike) -> tuple[str | None, int]:
+    """(boot, seq) of the last numbered event in a log, or (None, 0): where a restarted
+    logger takes up, so the board resends only what it missed."""
+    boot, seq = None, 0
+    if not Path(path).exists():
+        return boot, seq
+    for item in read_log(path):
+        ev = item[1]
+        if ev is not None and isinstance(ev.get("seq"), int):
+            boot, seq = ev.get("boot"), ev["seq"]
+    return boot, seq
+
+
 def read_log(path: str | os.PathLike):
     """Yields (line number, event) for each good line; (line number, None, why) for a bad
     one. A Plateau log is JSON lines of objects with a "type"."""

@@ -194,3 +194,57 @@ def test_plateau_send_and_its_errors(tmp_path):
         fw.stop()
     done = plateau("send", "--port", "/dev/nonexistent-plateau", "undo")
     assert done.returncode == 1 and "cannot open /dev/nonexistent-plateau" in done.stderr
+
+
+def test_P2_board_reset_mid_game_resumes_and_the_log_replays(tmp_path):
+    game = generate("king-exit", 3, seed=11)
+    lines = game.script.split("\n")
+    at = next(i for i in range(len(lines) // 2, len(lines)) if lines[i].startswith("lift"))
+    lines.insert(at + 1, "reset")  # the power goes with a pawn in the air
+    script = tmp_path / "reset.table"
+    script.write_text("\n".join(lines))
+    log = tmp_path / "reset.jsonl"
+    done = plateau("sim", str(script), "--json", "--log", str(log))
+    assert done.returncode == 0, done.stderr
+    evs = numbered(log)
+    boots = list(dict.fromkeys(e["boot"] for e in evs))
+    assert len(boots) == 2
+    for b in boots:  # each boot numbers 1, 2, 3 ... with nothing lost or doubled
+        seqs = [e["seq"] for e in evs if e["boot"] == b]
+        assert seqs == list(range(1, len(seqs) + 1))
+    assert len([e for e in evs if e["type"] == "move"]) == len(game.moves)
+    assert [e["type"] for e in evs].count("resumed") == 1
+    replay = plateau("replay", str(log), "--json")
+    assert replay.returncode == 0, replay.stdout
+    assert json.loads(replay.stdout)["pawns"] == game.final.to_dict()["pawns"]
+
+
+def test_host_restarted_asks_only_for_what_it_missed(tmp_path):
+    from plateau.logger import Logger, last_event
+
+    fw, link = _session(
+        tmp_path,
+        "table tock players=4\ncard AS\nlift RC1\nplace R18\nwait 400\ncard 5H\nwait 3000\n",
+    )
+    log_path = tmp_path / "host.jsonl"
+    log = Logger(log_path)
+    for ev in link.events():  # the first host logs until the card, then dies
+        log.write(ev, link.raw)
+        if ev["type"] == "card":
+            break
+    log.close()
+    link.close()
+    again = HostLink(fw.port)
+    again.boot, again.seq = last_event(log_path)
+    again.open()
+    log = Logger(log_path)
+    for ev in again.events():
+        if ev["type"] == "sim_end":
+            again.send({"cmd": "bye"})
+            break
+        log.write(ev, again.raw)
+    log.close()
+    again.close()
+    fw.wait()
+    seqs = [e["seq"] for e in numbered(log_path)]
+    assert seqs == list(range(1, len(seqs) + 1)) and len(seqs) >= 4  # none twice, none lost

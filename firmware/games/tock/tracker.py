@@ -84,6 +84,13 @@ class TockGame:
         self.resumed = True
         self.unsaved = False
 
+    def expected_on(self):
+        """Track and home sensors that should see a magnet in the game's position (camp
+        slots are left out: which slots hold a colour's pawns is anyone's choice)."""
+        from games.tock.rules import square_name
+
+        return [square_name(s) for s in range(CELLS) if self.pos.cells[s]]
+
     def about(self):
         return {"game": "tock", "rules": self.pos.rules, "players": self.pos.players}
 
@@ -216,7 +223,7 @@ class TockGame:
     def on_enrolled(self, card, uid):
         self.emit({"type": "enrolled", "card": card, "uid": uid})
 
-    def on_goal(self, name, level, now):
+    def on_goal(self, name, level, now, since):
         pass  # a Tock board has no goals
 
     # --- host commands ---------------------------------------------------------------------
