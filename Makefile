@@ -70,7 +70,7 @@ demo: $(STAMP)
 # Measures and prints; asserts nothing about time. The figures go to tests/bench/results.txt
 # (committed, so a change can be compared with the last run).
 bench: mpy
-	@mkdir -p build/bench; rm -rf /tmp/plateau-bench-state
+	@rm -rf build/bench /tmp/plateau-bench-state; mkdir -p build/bench
 	@{ echo "# make bench, $$(date -u +%Y-%m-%d), commit $$(git rev-parse --short HEAD 2>/dev/null)"; \
 	  echo "## firmware under micropython -X heapsize=$(HEAP)"; \
 	  MICROPYPATH=build/mpy $(BIN)/micropython -X heapsize=$(HEAP) tests/bench/firmware_mpy.py; \

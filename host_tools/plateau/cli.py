@@ -25,6 +25,20 @@ def show(ev: dict) -> str:
             f"{num} hello      table {rest.get('table')} firmware {rest.get('fw')}"
             f" boot {ev.get('boot')} game {rest.get('game')}"
         )
+    if kind == "goal":
+        sc = rest["score"]
+        t = rest.get("match_ms", 0) // 1000
+        return (
+            f"{num} GOAL       in goal {rest['goal']}: side {rest['side']} scores   "
+            f"A {sc['A']} - {sc['B']} B   ({t // 60}:{t % 60:02d}, ball seen "
+            f"{rest.get('seen_ms')} ms)"
+        )
+    if kind == "match_end":
+        sc = rest["score"]
+        return (
+            f"{num} match_end  winner {rest.get('winner') or 'none (draw)'}   "
+            f"A {sc['A']} - {sc['B']} B   series {rest.get('series')}"
+        )
     detail = " ".join(f"{k}={json.dumps(v)}" for k, v in rest.items())
     return f"{num} {kind:<10} {detail}"
 

@@ -5,7 +5,7 @@ that does not follow is reported with why."""
 from __future__ import annotations
 
 from games.cards import CardError
-from games.tock.rules import COLOURS, TRACK, Card, Position, PositionError
+from games.tock.rules import COLOURS, TRACK, Card, Illegal, Position, PositionError
 
 
 class Mismatch(Exception):
@@ -24,6 +24,9 @@ class TockFollower:
         self.last_move: dict | None = None
         self.winner: str | None = None
         self.events = 0
+        self.boot: str | None = None
+        self._new_boot = False
+        self.sessions = 0
 
     def start(self, position: dict) -> None:
         try:
@@ -37,14 +40,28 @@ class TockFollower:
 
     def feed(self, ev: dict) -> None:
         """Applies one event; raises Mismatch when it does not follow."""
+        try:
+            self._feed(ev)
+        except Illegal as e:  # the rules refuse what the event says happened
+            raise Mismatch(e.why) from e
+
+    def _feed(self, ev: dict) -> None:
         kind = ev.get("type")
         self.events += 1
         if kind == "game":
             self.start(ev["position"])
             return
+        if kind == "hello":
+            self._new_boot = ev.get("boot") != self.boot
+            self.boot = ev.get("boot")
+            return
         if kind == "snapshot" and ev.get("game") == "tock":
-            if self.pos is None:  # joining a game under way: take the board's word
+            # joining a game under way, or a new session of a log that holds several: take
+            # the board's word (a board that reset and resumed says `resumed`, checked below)
+            if self.pos is None or (self._new_boot and self._differs(ev["position"])):
                 self.start(ev["position"])
+                self.sessions += 1
+            self._new_boot = False
             return
         if self.pos is None:
             return  # nothing to check against yet
@@ -88,6 +105,13 @@ class TockFollower:
             if w is None or pos._seat_name(w) != ev["seat"]:
                 raise Mismatch(f"{ev['seat']} is said to have won, but the rules say otherwise")
             self.winner = ev["seat"]
+
+    def _differs(self, position: dict) -> bool:
+        try:
+            theirs = Position.from_dict(position)
+        except PositionError:
+            return True
+        return self.pos is None or not theirs.same_placement(self.pos)
 
     def _card(self, ev: dict) -> Card:
         try:

@@ -451,12 +451,8 @@ class Position:
                 self._enter_waiting()
                 return None
             p = (p + 1) % TRACK
-            occ = cells[p]
-            if i < n and occ and occ - 1 in team:
-                return "%s cannot pass the pawn of your own side on %s (T9)" % (
-                    square_name(s),
-                    square_name(p),
-                )
+            if i < n and _own_side(cells[p], team):
+                return _cannot_pass(s, p, "T9")
         why = self._land(p, team)
         if why:
             return why
@@ -480,12 +476,8 @@ class Position:
         p = s
         for i in range(1, 5):
             p = (p - 1) % TRACK
-            occ = self.cells[p]
-            if i < 4 and occ and occ - 1 in team:
-                return "%s cannot pass the pawn of your own side on %s (T10)" % (
-                    square_name(s),
-                    square_name(p),
-                )
+            if i < 4 and _own_side(self.cells[p], team):
+                return _cannot_pass(s, p, "T10")
         why = self._land(p, team)
         if why:
             return why
@@ -926,6 +918,19 @@ class Position:
         if self.turn != ANY:  # after a joker, who discarded is not known: still any seat
             p._after_card(self.seat_of(self.turn), card)
         return p
+
+
+def _own_side(cell, team):
+    """Whether a cell holds a pawn the mover may not pass or land on (T9, T6)."""
+    return cell and cell - 1 in team
+
+
+def _cannot_pass(s, p, rule):
+    return "%s cannot pass the pawn of your own side on %s (%s)" % (
+        square_name(s),
+        square_name(p),
+        rule,
+    )
 
 
 def _reach(pos, c, s, k):

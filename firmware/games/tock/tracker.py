@@ -425,28 +425,15 @@ class TockGame:
         fix = observe.placement_fix(
             self.pos, self.occ, self._camp_expected(self.pos), self._camp_counts()
         )
+        ev = {"type": "illegal", "what": kind, "fix": fix}
         if kind == "camp":
-            ev = {
-                "type": "illegal",
-                "what": "camp",
-                "why": "the board is not as the game is",
-                "fix": fix,
-            }
+            ev["why"] = "the board is not as the game is"
         elif kind == "no-card":
-            ev = {
-                "type": "illegal",
-                "what": "no-card",
-                "why": "pawns moved but no card was laid on the reader",
-                "fix": fix,
-            }
+            ev["why"] = "pawns moved but no card was laid on the reader"
         else:
-            ev = {
-                "type": "illegal",
-                "what": "move",
-                "card": str(self.card),
-                "why": self.last_why or "no legal move of %s leads to this board" % self.card,
-                "fix": fix,
-            }
+            ev["what"] = "move"
+            ev["card"] = str(self.card)
+            ev["why"] = self.last_why or "no legal move of %s leads to this board" % self.card
         self.emit(ev)
         self.problem = (kind, problem[1], True)
 
