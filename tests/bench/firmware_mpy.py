@@ -1,23 +1,21 @@
 # Firmware costs under micropython with the ESP32 heap (run by `make bench`): scan-and-
 # debounce per frame, the Tock check per card kind, link encoding per event.
-#   MICROPYPATH=build/mpy micropython -X heapsize=96k tests/bench/firmware_mpy.py
-import gc
-import time
+#   make bench runs it, compiled, from build/bench (-m firmware_mpy)
+# calibrated first, on a heap the firmware's modules do not yet take
+from esp32_mpy import HERE, SLOW, esp32, reference  # isort: skip
 
-from games.tock.rules import Card, Position
-from games.tock.tracker import TockGame
-from link.link import Link
-from link.ring import Ring
-from sense.debounce import Debouncer
+import gc  # noqa: E402
+import sys  # noqa: E402
+import time  # noqa: E402
 
-# ESP32 estimate: this port runs bytecode 50 to 100 times faster than an ESP32 at 240 MHz
-# (the figure this project's environment notes give; no published reference workload was
-# run here to calibrate it). Every ESP32 figure below is that range, an estimate.
-SLOW = (50, 100)
+sys.modules.pop("pystone_lowmem", None)
+gc.collect()
 
-
-def esp32(us):
-    return "ESP32 est. %.1f-%.1f ms" % (us * SLOW[0] / 1000, us * SLOW[1] / 1000)
+from games.tock.rules import Card, Position  # noqa: E402
+from games.tock.tracker import TockGame  # noqa: E402
+from link.link import Link  # noqa: E402
+from link.ring import Ring  # noqa: E402
+from sense.debounce import Debouncer  # noqa: E402
 
 
 def per_call(fn, n):
@@ -120,15 +118,23 @@ def bench_link():
 
 gc.collect()
 free0 = gc.mem_free()
+print(reference())
 idle, active = bench_scan()
 print(
     "scan: debounce + tracker, 104 sensors: %.0f us/frame idle (%s), %.0f us/frame with "
     "pawns moving (%s)" % (idle, esp32(idle), active, esp32(active))
 )
-print(
-    "  at 200 scans/s (5 ms each) the ESP32 would spend %.0f-%.0f %% of its time scanning idle"
-    % (idle * SLOW[0] / 50, idle * SLOW[1] / 50)
-)
+if HERE:
+    print(
+        "  at 200 scans/s (5 ms each) an ESP32 would spend %.0f-%.0f %% of its time scanning;"
+        " the scan work alone would allow %.0f-%.0f scans/s with pawns moving"
+        % (
+            idle * SLOW[0] / 50,
+            idle * SLOW[1] / 50,
+            1e6 / (active * SLOW[1]),
+            1e6 / (active * SLOW[0]),
+        )
+    )
 for name, t, tm in bench_check():
     print("check %-14s %6.0f us (%s)  has_move %5.0f us" % (name, t, esp32(t), tm))
 t, size, _ = bench_link()

@@ -1,6 +1,6 @@
 # A whole generated game through the simulated firmware under micropython: heap the game's
 # data takes (code excluded), and the time from the last hand action of a move to its event.
-#   MICROPYPATH=build/mpy micropython -X heapsize=224k tests/bench/game_mpy.py SCRIPT HWDIR
+#   make bench runs it, compiled, from build/bench (-m game_mpy SCRIPT HWDIR)
 import gc
 import sys
 from array import array

@@ -1,10 +1,11 @@
 # Times Position.check for the worst 7 (8 own pawns) under micropython, with the ESP32 heap.
-#   MICROPYPATH=build/mpy micropython -X heapsize=64k tests/bench/tock_check_mpy.py CASES
+#   make bench runs it, compiled, from build/bench (-m tock_check_mpy CASES)
 import gc
 import json
 import sys
 import time
 
+from esp32_mpy import esp32  # isort: skip  (calibrates first, on an empty heap)
 from games.tock.rules import Card, Illegal, Position
 
 
@@ -41,18 +42,16 @@ def main(path):
         worst, total, n, sample = stats[kind]
         sample.sort()
         print(
-            "check 7 (8 own pawns on the track), %s observations: %d, mean %d us, "
-            "median %d us, worst %d us (ESP32 est. median %.0f-%.0f ms, worst %.0f-%.0f ms)"
+            "check 7 (8 own pawns on the track), %s observations: %d, mean %d us, median %d us"
+            " (%s), worst %d us (%s)"
             % (
                 kind,
                 n,
                 total // n,
                 sample[len(sample) // 2],
+                esp32(sample[len(sample) // 2]),
                 worst,
-                sample[len(sample) // 2] * 0.05,
-                sample[len(sample) // 2] * 0.1,
-                worst * 0.05,
-                worst * 0.1,
+                esp32(worst),
             )
         )
     print("heap: %d B free before, %d B at the lowest (before collection)" % (free0, low))

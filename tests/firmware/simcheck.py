@@ -22,11 +22,18 @@ def run(script, positions=None):
     """Events (heartbeats left out) of a table script; `positions`: name -> T4 dict, written
     next to the script for its `position` lines."""
     import json
+    import os
 
     for name in positions or {}:
         _write(name, json.dumps(positions[name]))
     path = _write("script.table", script)
-    return [e for e in play(path, "hardware") if e["type"] != "heartbeat"]
+    state = SCRATCH + "/flash"  # the simulated flash, empty at the start of each script
+    try:
+        for name in os.listdir(state):
+            os.remove(state + "/" + name)
+    except OSError:
+        pass
+    return [e for e in play(path, "hardware", state=state) if e["type"] != "heartbeat"]
 
 
 def of(events, kind):

@@ -84,3 +84,10 @@ def test_one_firmware_switches_game_by_host_command():
     (g,) = of(evs, "game")
     assert g["game"] == "weykick"
     assert goals(evs) == [("A", 0, 1)]
+
+
+def test_weykick_match_resumes_after_a_reset():
+    evs = run(HEAD + "ball A\nwait 500\nclear A\nwait 800\nreset\nwait 300\nball B\nwait 500\n")
+    (r,) = of(evs, "resumed")
+    assert r["score"] == {"A": 0, "B": 1}
+    assert goals(evs) == [("A", 0, 1), ("B", 1, 1)]

@@ -41,6 +41,14 @@ def test_a_damaged_file_is_not_believed():
     assert again.load() is None and "unreadable" in again.error
 
 
+def test_a_cut_during_a_save_keeps_the_previous_game():
+    st = fresh()
+    st.save({"game": "tock", "played": ["7H"]}, 0)
+    with open(DIR + "/state.tmp", "w") as f:  # the power went before the rename
+        f.write('{"v":1,"crc":12,"state":{"game":"to')
+    assert Store(DIR).load() == {"game": "tock", "played": ["7H"]}
+
+
 def test_nothing_saved_is_no_error():
     st = fresh()
     assert st.load() is None and st.error is None

@@ -248,3 +248,31 @@ def test_host_restarted_asks_only_for_what_it_missed(tmp_path):
     fw.wait()
     seqs = [e["seq"] for e in numbered(log_path)]
     assert seqs == list(range(1, len(seqs) + 1)) and len(seqs) >= 4  # none twice, none lost
+
+
+def test_P3_follow_reconnects_by_itself_when_the_port_comes_back():
+    from plateau.hostlink import follow
+
+    class Flaky(HostLink):
+        """A port that is gone twice, then back."""
+
+        def __init__(self):
+            super().__init__("/dev/flaky")
+            self.tries = 0
+
+        def open(self, hello=True):
+            self.tries += 1
+            if self.tries < 3:
+                raise LinkError("cannot open /dev/flaky: gone")
+
+        def events(self):
+            yield {"type": "hello", "boot": "b"}
+
+        def close(self):
+            pass
+
+    said = []
+    link = Flaky()
+    ev = next(follow(link, say=said.append, retry_s=0.01))
+    assert ev["type"] == "hello" and link.tries == 3
+    assert "reconnecting" in said[0] and "back after" in said[1]
