@@ -364,9 +364,10 @@ def main(argv: list[str] | None = None) -> int:
     b = sub.add_parser("build", help="compile every firmware module to build/mpy (mpy-cross)")
     b.set_defaults(func=cmd_build)
 
-    from plateau import tock
+    from plateau import holdem, tock
 
     tock.add_parser(sub)
+    holdem.add_parser(sub)
 
     sz = sub.add_parser("size", help="the .mpy size of each firmware module, and the total")
     sz.set_defaults(func=cmd_size)

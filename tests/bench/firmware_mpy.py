@@ -88,6 +88,23 @@ def bench_check():
     return out
 
 
+def bench_holdem():
+    from games.holdem.hands import card, evaluate
+
+    hands = [
+        [card(c) for c in h.split()]
+        for h in (
+            "AS KS QS JS 10S 2D 3C",
+            "AS 2D 3C 4H 5S KD KC",
+            "2S 2D 2C 5H 5S 9D 9C",
+            "7H 7D KS QC 2D 3C 9H",
+            "7H 8D KS QC 2D 3C 10H",
+            "2H 7H 9H JH KH AD 3C",
+        )
+    ]
+    return per_call(lambda i: evaluate(hands[i % 6]), 3000)
+
+
 def bench_link():
     sink = bytearray(0)
     sizes = []
@@ -137,6 +154,8 @@ if HERE:
     )
 for name, t, tm in bench_check():
     print("check %-14s %6.0f us (%s)  has_move %5.0f us" % (name, t, esp32(t), tm))
+t = bench_holdem()
+print("holdem: best five of seven, one hand %.0f us (%s)" % (t, esp32(t)))
 t, size, _ = bench_link()
 print(
     "link: encode+frame+ring one move event %.0f us (%s), %d bytes on the wire"

@@ -1,0 +1,115 @@
+"""`plateau holdem showdown`: who wins what, for a dealer settling a dispute (H6, H7, H9)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from games.holdem.hands import HandError, card, describe, name
+from games.holdem.pots import build, settle, uncalled
+
+
+def _pairs(items: list[str], what: str) -> dict[str, str]:
+    out = {}
+    for item in items:
+        seat, sep, value = item.partition("=")
+        if not sep or not seat:
+            raise HandError(f"{what} are seat=value, not {item!r}")
+        out[seat] = value
+    return out
+
+
+def showdown(
+    board: str,
+    hands: dict[str, str],
+    bets: dict[str, int],
+    folded: dict[str, int],
+    order: list[str],
+) -> dict:
+    cards = [card(c) for c in board.split()]
+    if len(cards) != 5:
+        raise HandError(f"the board has 5 cards, not {len(cards)}")
+    held = {s: [card(c) for c in h.split()] for s, h in hands.items()}
+    for s, h in held.items():
+        if len(h) != 2:
+            raise HandError(f"seat {s} holds 2 cards, not {len(h)}")
+    seen = cards + [c for h in held.values() for c in h]
+    if len(set(seen)) != len(seen):
+        dup = sorted({name(c) for c in seen if seen.count(c) > 1})
+        raise HandError(f"a card read twice: {' '.join(dup)} (H8)")
+    contrib = dict(bets)
+    contrib.update(folded)
+    for s in contrib:
+        if contrib[s] < 0:
+            raise HandError(f"seat {s} cannot have put in {contrib[s]}")
+    if set(hands) != set(bets):
+        raise HandError("every seat still in needs its two cards and its bets")
+    back = uncalled(contrib, set(folded))
+    if back:
+        contrib[back[0]] -= back[1]
+    pots, values = settle(
+        build(contrib, set(folded)), held, cards, [s for s in order if s in contrib]
+    )
+    won: dict[str, int] = {}
+    for _, _, _, shares in pots:
+        for s, n in shares.items():
+            won[s] = won.get(s, 0) + n
+    return {
+        "board": board.split(),
+        "returned": {back[0]: back[1]} if back else {},
+        "pots": [{"amount": a, "eligible": e, "winners": w, "shares": sh} for a, e, w, sh in pots],
+        "hands": {
+            s: {"category": describe(values[s][0]), "best": [name(c) for c in values[s][1]]}
+            for s in held
+        },
+        "won": won,
+    }
+
+
+def cmd_showdown(args: argparse.Namespace) -> int:
+    try:
+        hands = _pairs(args.hands, "hands")
+        bets = {s: int(v) for s, v in _pairs(args.bets, "bets").items()}
+        folded = {s: int(v) for s, v in _pairs(args.folded or [], "folded").items()}
+        seats = list(dict.fromkeys([*bets, *folded]))
+        order = seats
+        if args.button is not None:  # from the left of the button round the table
+            if args.button not in seats:
+                raise HandError(f"the button {args.button} is not one of the seats")
+            i = seats.index(args.button)
+            order = seats[i + 1 :] + seats[: i + 1]
+        result = showdown(args.board, hands, bets, folded, order)
+    except (HandError, ValueError) as e:
+        print(f"plateau holdem: {e}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(result))
+        return 0
+    for s, h in result["hands"].items():
+        print(f"seat {s}: {h['category']:<16} {' '.join(h['best'])}")
+    for s, n in result["returned"].items():
+        print(f"uncalled {n} back to seat {s}")
+    for i, p in enumerate(result["pots"]):
+        kind = "main pot" if i == 0 else f"side pot {i}"
+        shares = ", ".join(f"seat {s} {n}" for s, n in p["shares"].items())
+        print(f"{kind} {p['amount']} (seats {' '.join(p['eligible'])}): {shares}")
+    return 0
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    h = sub.add_parser("holdem", help="Texas Hold'em: settle a showdown")
+    hs = h.add_subparsers(dest="holdem_command", required=True)
+    s = hs.add_parser("showdown", help="the pots, the hands and who wins what")
+    s.add_argument("--board", required=True, help='five community cards, e.g. "AS KS QS JS 2D"')
+    s.add_argument("--hands", nargs="+", required=True, help='seat=cards, e.g. 1="AH AD"')
+    s.add_argument(
+        "--bets",
+        nargs="+",
+        required=True,
+        help="chips each seat still in put in this hand, e.g. 1=100 2=60",
+    )
+    s.add_argument("--folded", nargs="*", help="chips of seats that folded (dead money)")
+    s.add_argument("--button", help="the button's seat (odd chips go from its left)")
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=cmd_showdown)
