@@ -279,12 +279,24 @@ def test_P3_follow_reconnects_by_itself_when_the_port_comes_back():
 
 
 def test_H9_plateau_holdem_showdown_prints_pots_hands_and_winners():
-    done = plateau("holdem", "showdown", "--board", "AS KS QS JS 2D", "--hands", "1=AH AD",
-                   "2=7C 8C", "--bets", "1=100", "2=60", "--json")
+    done = plateau(
+        "holdem",
+        "showdown",
+        "--board",
+        "AS KS QS JS 2D",
+        "--hands",
+        "1=AH AD",
+        "2=7C 8C",
+        "--bets",
+        "1=100",
+        "2=60",
+        "--json",
+    )
     assert done.returncode == 0, done.stderr
     r = json.loads(done.stdout)
     assert r["returned"] == {"1": 40} and r["won"] == {"1": 120}
     assert r["hands"]["1"]["category"] == "three of a kind"
-    bad = plateau("holdem", "showdown", "--board", "AS KS QS JS 2D", "--hands", "1=AS AD",
-                  "--bets", "1=10")
+    bad = plateau(
+        "holdem", "showdown", "--board", "AS KS QS JS 2D", "--hands", "1=AS AD", "--bets", "1=10"
+    )
     assert bad.returncode == 2 and "read twice: AS" in bad.stderr

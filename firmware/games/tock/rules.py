@@ -763,9 +763,13 @@ class Position:
 
     def _check_seven(self, seat, card, after, reasons):
         own = self.own_for_card(seat)
-        for c in range(4):
-            if c not in own and self._pawns(after, c) != self._pawns(self, c):
+        if self.cells != after.cells:
+            for c in range(4):
+                if c in own:
+                    continue
                 before, now = self._pawns(self, c), self._pawns(after, c)
+                if before == now:
+                    continue
                 if len(now) >= len(before):  # captured pawns only ever leave the board
                     reasons.append(
                         "a 7 moves only your own pawns; a %s pawn moved (T11)" % COLOURS[c]
@@ -837,10 +841,11 @@ class Position:
         exact16 = self.flags["home_entry"] == "exact16"
         waiting = s == entry_square(c) and self.waiting >> c & 1
         opts = []
+        reach = _reaches(self, c, s)  # where 1..7 steps end, None where they cannot
         if after is None:
             opts.append((0, False, None))
             for k in range(1, 8):
-                if _reach(self, c, s, k) is not None:
+                if reach[k] is not None:
                     opts.append((k, False, None))
             if waiting:
                 for k in range(1, 4):
@@ -853,7 +858,7 @@ class Position:
                 if after.cells[home_square(c, k)] == c + 1:
                     opts.append((k - 1, True, home_square(c, k)))
         for k in range(1, 8):
-            d = _reach(self, c, s, k)
+            d = reach[k]
             if d is None:
                 continue
             ends = (d, home_square(c, 1)) if exact16 and d == entry_square(c) else (d,)
@@ -948,6 +953,28 @@ def _reach(pos, c, s, k):
             return home_square(c, r) if r <= 4 else None
         p = (p + 1) % TRACK
     return p
+
+
+def _reaches(pos, c, s):
+    """_reach for 0..7 steps in one walk: [s, end of 1 step, ..., end of 7 steps]."""
+    out = [s, None, None, None, None, None, None, None]
+    if s >= TRACK:
+        h = s - TRACK - 4 * c
+        for k in range(1, 4 - h):
+            out[k] = s + k
+        return out
+    entry = entry_square(c)
+    count = pos.flags["home_entry"] == "count"
+    p = s
+    for k in range(1, 8):
+        if count and p == entry:  # the rest of the steps go into home, up to CH4
+            for r in range(1, 5):
+                if k - 1 + r <= 7:
+                    out[k - 1 + r] = home_square(c, r)
+            return out
+        p = (p + 1) % TRACK
+        out[k] = p
+    return out
 
 
 def _moved_after(before, after, moved, dest):
