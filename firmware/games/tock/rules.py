@@ -764,10 +764,11 @@ class Position:
     def _check_seven(self, seat, card, after, reasons):
         own = self.own_for_card(seat)
         if self.cells != after.cells:
+            mine, theirs = _by_colour(self.cells), _by_colour(after.cells)
             for c in range(4):
                 if c in own:
                     continue
-                before, now = self._pawns(self, c), self._pawns(after, c)
+                before, now = mine[c + 1], theirs[c + 1]
                 if before == now:
                     continue
                 if len(now) >= len(before):  # captured pawns only ever leave the board
@@ -797,9 +798,6 @@ class Position:
                 return True
         return False
 
-    def _pawns(self, pos, c):
-        return [s for s in range(CELLS) if pos.cells[s] == c + 1]
-
     def _seven_splits(self, seat, after):
         """The 7's parts, as lists of (colour, square, steps, free): steps per own pawn
         summing to 7, at most seven_max_pawns parts. With `after` (the board's question),
@@ -807,8 +805,9 @@ class Position:
         the observation gives the parts, nothing else is tried. `free`: a waiting pawn that
         slips into CH1 when it frees, then moves on in home (T14)."""
         pawns = []
+        squares = _by_colour(self.cells)
         for c in self.own_for_card(seat):
-            for s in self._pawns(self, c):
+            for s in squares[c + 1]:
                 pawns.append((c, s, self._seven_options(c, s, after)))
         max_parts = self.flags["seven_max_pawns"]
         chosen = []  # type: list[tuple]
@@ -953,6 +952,16 @@ def _reach(pos, c, s, k):
             return home_square(c, r) if r <= 4 else None
         p = (p + 1) % TRACK
     return p
+
+
+def _by_colour(cells):
+    """The squares of each colour's pawns, in one pass: [[], R's, G's, B's, Y's]."""
+    out = [[], [], [], [], []]
+    for s in range(CELLS):
+        v = cells[s]
+        if v:
+            out[v].append(s)
+    return out
 
 
 def _reaches(pos, c, s):
