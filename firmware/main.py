@@ -16,7 +16,8 @@ from link.stdio import StdioTransport  # noqa: E402
 from sense.scan import Sense  # noqa: E402
 from table import Table, make_game  # noqa: E402
 
-GAME = "tock"  # the table's game; `send config` does not change it yet (see README)
+GAME = "tock"  # the game at first power-up; `plateau send new weykick ...` changes it, and a
+# saved game of either kind is resumed as that game
 
 
 def boot_id():

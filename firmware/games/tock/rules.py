@@ -956,7 +956,7 @@ def _reach(pos, c, s, k):
 
 def _by_colour(cells):
     """The squares of each colour's pawns, in one pass: [[], R's, G's, B's, Y's]."""
-    out = [[], [], [], [], []]
+    out = [[], [], [], [], []]  # type: list[list[int]]
     for s in range(CELLS):
         v = cells[s]
         if v:
