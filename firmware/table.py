@@ -17,7 +17,11 @@ def make_game(name, emit, names, settings):
         from games.weykick.tracker import WeykickGame
 
         return WeykickGame(emit, names, settings)
-    raise ValueError("unknown game %r; one of: tock, weykick" % name)
+    if name == "holdem":
+        from games.holdem.tracker import HoldemGame
+
+        return HoldemGame(emit, names, settings)
+    raise ValueError("unknown game %r; one of: tock, weykick, holdem" % name)
 
 
 class Table:

@@ -12,8 +12,16 @@ WORDS = (
     "resume",
     "selftest",
     "calibrate",
+    "hand",
+    "fold",
+    "check",
+    "call",
+    "bet",
+    "raise",
+    "allin",
     "repl",
 )
+BETS = ("fold", "check", "call", "bet", "raise", "allin")  # Hold'em: `bet 3 40` = seat, to
 
 
 def parse_words(words):
@@ -29,6 +37,19 @@ def parse_words(words):
     if name == "new" and rest and "=" not in rest[0]:
         cmd["game"] = rest[0]
         rest = rest[1:]
+    if name in BETS:
+        if not rest or "=" in rest[0]:
+            raise ValueError(
+                "%s needs the seat: %s SEAT%s"
+                % (name, name, " AMOUNT" if name in ("bet", "raise") else "")
+            )
+        cmd["seat"] = rest[0]
+        rest = rest[1:]
+        if name in ("bet", "raise"):
+            if not rest or not rest[0].isdigit():
+                raise ValueError("%s needs the amount: the total bet this round" % name)
+            cmd["amount"] = int(rest[0])
+            rest = rest[1:]
     if name == "calibrate" and rest and rest[0] in ("on", "off"):
         cmd["mode"] = rest[0]
         rest = rest[1:]

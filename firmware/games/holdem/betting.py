@@ -138,6 +138,15 @@ class Hand:
         self.log.append((STREETS[self.street], seat, action, self.bet[seat]))
         self._next()
 
+    def raise_refused(self, seat):
+        """Why the seat may not bet or raise now (whatever the amount), or None."""
+        others = [s for s in self.live() if s != seat and self.stack[s] > 0]
+        if not others:
+            return "every other seat still in is all in: call or fold (H4)"
+        if seat in self.acted and self.current - self.acted[seat] < self.min_raise:
+            return "no full raise since seat %s acted: it may call or fold (H4)" % seat
+        return None
+
     def _raise(self, seat, to):
         if not isinstance(to, int) or to <= self.current:
             raise Refused("a bet or raise must go above %d (H4)" % self.current)
@@ -146,11 +155,9 @@ class Hand:
                 "seat %s has %d: it cannot put in %d (H8)"
                 % (seat, self.stack[seat], to - self.bet[seat])
             )
-        others = [s for s in self.live() if s != seat and self.stack[s] > 0]
-        if not others:
-            raise Refused("every other seat still in is all in: call or fold (H4)")
-        if seat in self.acted and self.current - self.acted[seat] < self.min_raise:
-            raise Refused("no full raise since seat %s acted: it may call or fold (H4)" % seat)
+        why = self.raise_refused(seat)
+        if why:
+            raise Refused(why)
         all_in = to - self.bet[seat] == self.stack[seat]
         size = to - self.current
         if self.structure == "fixed-limit":

@@ -1,0 +1,281 @@
+# Texas Hold'em at the table: cards from the reader, bets from the host, events out (H8, H9).
+#
+# The dealer lays each community card on the reader as it is turned (three for the flop once
+# the pre-flop betting is over, then one, then one); at showdown each seat still in lays its
+# two hole cards, in the order the table asks. Bets come as host commands
+# (`bet 3 40`, `call 2`, `fold 4`, ...). What the rules forbid is refused with the reason and
+# changes nothing.
+from games.holdem.betting import STREETS, Hand, Refused, next_button
+from games.holdem.hands import HandError, card, describe, name
+
+ACTIONS = ("fold", "check", "call", "bet", "raise", "allin")
+
+
+def _settings(settings):
+    seats = [str(i + 1) for i in range(int(settings.get("seats", 4)))]
+    if not 2 <= len(seats) <= 10:
+        raise ValueError("seats must be 2 to 10 (H1)")
+    blinds = str(settings.get("blinds", "1/2")).split("/")
+    if len(blinds) != 2 or not all(b.isdigit() for b in blinds):
+        raise ValueError("blinds are small/big, e.g. 1/2")
+    return seats, int(blinds[0]), int(blinds[1])
+
+
+class HoldemGame:
+    def __init__(self, emit, names, settings):
+        self.emit = emit
+        self.persist = None
+        self._setup(settings)
+
+    def _setup(self, settings):
+        self.unsaved = False
+        self.resumed = False
+        self.settings = dict(settings)
+        self.seats, self.sb, self.bb = _settings(settings)
+        self.structure = settings.get("structure", "no-limit")
+        self.big_bet = int(settings.get("big-bet", 2 * self.bb))
+        start = int(settings.get("stacks", 100))
+        self.stacks = dict((s, start) for s in self.seats)
+        self.button = str(settings.get("button", self.seats[0]))
+        self.hand = None  # type: Hand | None
+        self.board = []
+        self.hole = {}
+        self.seen = []  # cards read this hand (H8: never twice)
+        self.showing = None  # the seat whose hole cards are being laid
+
+    # --- what the table asks of a game ------------------------------------------------
+
+    def about(self):
+        return {"game": "holdem", "rules": self.structure, "players": len(self.seats)}
+
+    def snapshot(self):
+        h = self.hand
+        snap = {
+            "game": "holdem",
+            "stacks": self.stacks if h is None else h.stack,
+            "button": self.button,
+            "board": [name(c) for c in self.board],
+        }
+        if h is not None:
+            snap.update(
+                {
+                    "street": STREETS[h.street],
+                    "to_act": h.to_act,
+                    "pots": h.pots(),
+                    "bets": h.bet,
+                    "folded": h.folded,
+                }
+            )
+        return snap
+
+    def state(self):
+        return {
+            "game": "holdem",
+            "settings": self.settings,
+            "stacks": self.stacks,
+            "button": self.button,
+        }
+
+    def restore(self, state):
+        self._setup(state["settings"])
+        self.stacks = dict(state["stacks"])
+        self.button = state["button"]
+
+    def on_sensor(self, bit, level, now):
+        pass
+
+    def on_goal(self, name, level, now, since):
+        pass
+
+    def on_button(self, name, now):
+        pass
+
+    def on_enrolled(self, card_name, uid):
+        self.emit({"type": "enrolled", "card": card_name, "uid": uid})
+
+    def step(self, now, settled=True):
+        pass
+
+    # --- cards from the reader (H8) ---------------------------------------------------
+
+    def on_card(self, text, uid, now):
+        if text is None:
+            self.emit(
+                {
+                    "type": "error",
+                    "what": "unknown-tag",
+                    "uid": uid,
+                    "why": "tag %s is not a card of this deck (enrol it first)" % uid,
+                }
+            )
+            return
+        why = self._card(text)
+        if why:
+            self.emit({"type": "error", "what": "card", "card": text, "why": why})
+
+    def _card(self, text):
+        h = self.hand
+        if h is None or h.over:
+            return "no hand is being played: start one with `hand`"
+        try:
+            c = card(text)
+        except HandError as e:
+            return str(e)
+        if c in self.seen:
+            return "%s was already read this hand (H8)" % text
+        if self.showing is not None:
+            self.hole.setdefault(self.showing, []).append(c)
+            self.seen.append(c)
+            self.emit({"type": "card", "card": text, "seat": self.showing, "hole": True})
+            if len(self.hole[self.showing]) == 2:
+                self._next_to_show()
+            return None
+        due = self._board_due()
+        if due <= len(self.board):
+            if len(self.board) >= 5:
+                return "the board already has five cards (H8)"
+            return "no community card now: the %s betting is not over" % STREETS[h.street]
+        self.board.append(c)
+        self.seen.append(c)
+        self.emit({"type": "card", "card": text, "board": [name(b) for b in self.board]})
+        if len(self.board) == due:
+            self._after_board()
+        return None
+
+    def _board_due(self):
+        """How many community cards the betting so far has turned."""
+        h = self.hand
+        assert h is not None
+        if h.to_act is None:
+            return 5  # all in or showdown: the rest are turned with no betting
+        return (0, 3, 4, 5)[h.street]
+
+    def _after_board(self):
+        h = self.hand
+        assert h is not None
+        if h.showdown_due() and len(self.board) == 5:
+            self._ask_hole_cards()
+        elif h.to_act is not None:
+            self.emit({"type": "street", "street": STREETS[h.street], "to_act": h.to_act})
+
+    def _ask_hole_cards(self):
+        self.showing = None
+        self._next_to_show()
+
+    def _next_to_show(self):
+        assert self.hand is not None
+        for s in self.hand.live():
+            if len(self.hole.get(s, ())) < 2:
+                self.showing = s
+                self.emit({"type": "show", "seat": s, "why": "lay your two cards on the reader"})
+                return
+        self.showing = None
+        self._showdown()
+
+    def _showdown(self):
+        h = self.hand
+        assert h is not None
+        settled, values = h.showdown(self.hole, self.board)
+        for s in h.live():
+            v, best = values[s]
+            self.emit(
+                {
+                    "type": "hand",
+                    "seat": s,
+                    "category": describe(v),
+                    "best": [name(c) for c in best],
+                }
+            )
+        self._pay(settled)
+
+    def _pay(self, settled):
+        h = self.hand
+        assert h is not None
+        for amount, eligible, winners, shares in settled:
+            self.emit(
+                {
+                    "type": "pot",
+                    "amount": amount,
+                    "eligible": eligible,
+                    "winners": winners,
+                    "shares": shares,
+                }
+            )
+        self.stacks = dict((s, self.stacks[s]) for s in self.stacks)
+        self.stacks.update(h.stack)
+        self.emit({"type": "hand_end", "stacks": self.stacks})
+        self.unsaved = True
+
+    # --- host commands ---------------------------------------------------------------------
+
+    def command(self, cmd):
+        name_ = cmd["cmd"]
+        if name_ == "hand":
+            return self._new_hand()
+        if name_ in ACTIONS:
+            return self._action(name_, cmd)
+        if name_ == "new":
+            try:
+                settings = {k: cmd[k] for k in cmd if k not in ("cmd", "id", "game")}
+                self._setup(settings or self.settings)
+            except ValueError as e:
+                return str(e)
+            self.emit({"type": "game", "game": "holdem", "stacks": self.stacks})
+            return None
+        return "unknown command %r for holdem" % name_
+
+    def _new_hand(self):
+        if self.hand is not None and not self.hand.over:
+            return "the hand is not over"
+        if self.hand is not None:
+            try:
+                self.button = next_button(self.seats, self.stacks, self.button)
+            except Refused as e:
+                return str(e)
+        try:
+            self.hand = Hand(
+                self.seats, self.stacks, self.button, self.structure, self.sb, self.bb, self.big_bet
+            )
+        except Refused as e:
+            return str(e)
+        self.board, self.hole, self.seen, self.showing = [], {}, [], None
+        blinds = self.hand.log[0]
+        self.emit(
+            {
+                "type": "hand_start",
+                "button": self.button,
+                "blinds": {blinds[1]: blinds[2], blinds[3]: blinds[4]},
+                "stacks": dict(self.hand.stack),
+                "to_act": self.hand.to_act,
+            }
+        )
+        return None
+
+    def _action(self, action, cmd):
+        h = self.hand
+        if h is None or h.over:
+            return "no hand is being played: start one with `hand`"
+        seat = str(cmd.get("seat", ""))
+        amount = cmd.get("amount", 0)
+        if action in ("bet", "raise") and not isinstance(amount, int):
+            return "%s needs an amount: the total bet to make this round" % action
+        try:
+            h.act(seat, action, amount)
+        except Refused as e:
+            return str(e)
+        self.emit(
+            {
+                "type": "action",
+                "seat": seat,
+                "action": action,
+                "bet": h.bet.get(seat),
+                "stack": h.stack[seat],
+                "to_act": h.to_act,
+                "street": STREETS[h.street],
+            }
+        )
+        if h.over:  # everyone else folded (H5)
+            self._pay(h.result)
+        elif h.to_act is None and len(self.board) == 5:
+            self._ask_hole_cards()
+        return None

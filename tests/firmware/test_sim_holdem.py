@@ -1,0 +1,51 @@
+# Texas Hold'em at the table (H8, H9): bets from the host, cards from the reader, a whole
+# hand through the firmware, and what the table refuses.
+from simcheck import of, run
+
+HEAD = "table holdem seats=3 stacks=100 blinds=1/2 button=1\npace 100\nsend hand\n"
+
+
+def answers(evs):
+    return [(a["ok"], a.get("why", "")) for a in evs if a["type"] == "answer"]
+
+
+def test_H9_a_whole_hand_to_showdown():
+    evs = run(
+        HEAD + "send call 1\nsend call 2\nsend check 3\n"
+        "card AS\ncard KD\ncard 7C\n"
+        "send check 2\nsend bet 3 10\nsend call 1\nsend fold 2\n"
+        "card 2H\nsend check 3\nsend check 1\ncard 9S\nsend check 3\nsend check 1\n"
+        "card AH\ncard AD\ncard QS\ncard QH\nwait 300\n"
+    )
+    assert all(ok for ok, _ in answers(evs)), answers(evs)
+    (start,) = of(evs, "hand_start")
+    assert start["blinds"] == {"2": 1, "3": 2} and start["to_act"] == "1"
+    shows = [e["seat"] for e in of(evs, "show")]
+    assert shows == ["3", "1"]  # from the left of the button, seats still in
+    hands = {e["seat"]: e["category"] for e in of(evs, "hand")}
+    assert hands == {"3": "three of a kind", "1": "pair"}
+    (end,) = of(evs, "hand_end")
+    assert end["stacks"] == {"1": 88, "2": 98, "3": 114}
+
+
+def test_H8_refusals_change_nothing():
+    evs = run(HEAD + "send call 2\nsend raise 1 3\nsend raise 1 500\ncard AS\nwait 100\n")
+    got = answers(evs)
+    assert got[0] == (True, "")  # hand
+    assert not got[1][0] and "seat 1's turn" in got[1][1]
+    assert not got[2][0] and "to 4" in got[2][1]
+    assert not got[3][0] and "cannot put in" in got[3][1]
+    (err,) = of(evs, "error")
+    assert "betting is not over" in err["why"]  # no flop before the pre-flop betting ends
+
+
+def test_H5_everyone_folds_and_the_last_seat_takes_the_pot():
+    evs = run(HEAD + "send fold 1\nsend fold 2\nwait 100\n")
+    (end,) = of(evs, "hand_end")
+    assert end["stacks"] == {"1": 100, "2": 99, "3": 101}
+    assert of(evs, "show") == []
+
+
+def test_H8_card_read_twice_is_refused():
+    evs = run(HEAD + "send call 1\nsend call 2\nsend check 3\ncard AS\nwait 700\ncard AS\n")
+    assert any("already read" in e["why"] for e in of(evs, "error"))
