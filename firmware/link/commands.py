@@ -13,6 +13,7 @@ WORDS = (
     "selftest",
     "calibrate",
     "hand",
+    "draw",
     "fold",
     "check",
     "call",

@@ -60,6 +60,8 @@ class View:
             print(json.dumps(ev), flush=True)
             return
         print(show(ev), flush=True)
+        if ev.get("type") in ("hand_start", "action", "card", "hand_end") and self._holdem(ev):
+            return
         try:
             self.follower.feed(ev)
         except self.mismatch as e:
@@ -67,6 +69,35 @@ class View:
             return
         if self.board and ev.get("type") in ("move", "undo", "game", "win"):
             print(self.follower.board(), flush=True)
+
+    def _holdem(self, ev: dict) -> bool:
+        """Hold'em's live line: the board, the pot, whose turn, the stacks."""
+        kind = ev["type"]
+        h = self.__dict__.setdefault("holdem", {"board": [], "start": {}, "stacks": {}})
+        if kind == "hand_start":
+            h.update(board=[], start=dict(ev["stacks"]), stacks=dict(ev["stacks"]))
+            for seat, chips in ev["blinds"].items():
+                h["start"][seat] += chips
+        elif kind == "action":
+            h["stacks"][ev["seat"]] = ev["stack"]
+        elif kind == "card" and "board" in ev:
+            h["board"] = ev["board"]
+        elif kind == "hand_end":
+            h["stacks"] = dict(ev["stacks"])
+        elif kind == "card":
+            return True
+        if not h["start"]:
+            return False
+        pot = sum(h["start"].values()) - sum(h["stacks"].get(s, 0) for s in h["start"])
+        turn = ev.get("to_act")
+        print(
+            f"      board {' '.join(h['board']) or '-'} | pot {pot} | "
+            + (f"to act: seat {turn} | " if turn else "")
+            + "stacks "
+            + " ".join(f"{s}:{n}" for s, n in sorted(h["stacks"].items())),
+            flush=True,
+        )
+        return True
 
 
 def cmd_sim(args: argparse.Namespace) -> int:

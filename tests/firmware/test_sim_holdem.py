@@ -49,3 +49,14 @@ def test_H5_everyone_folds_and_the_last_seat_takes_the_pot():
 def test_H8_card_read_twice_is_refused():
     evs = run(HEAD + "send call 1\nsend call 2\nsend check 3\ncard AS\nwait 700\ncard AS\n")
     assert any("already read" in e["why"] for e in of(evs, "error"))
+
+
+def test_H1_first_button_by_high_card_at_the_table_with_a_redraw():
+    evs = run(
+        "table holdem seats=3 stacks=100 blinds=1/2\npace 100\nsend draw\n"
+        "card KS\ncard 4D\ncard KH\nwait 700\ncard 9C\ncard JD\nsend hand\nwait 100\n"
+    )
+    draws = of(evs, "draw")
+    assert draws[1]["seats"] == ["1", "3"]  # two kings: 1 and 3 draw again
+    assert of(evs, "button")[0]["seat"] == "3"
+    assert of(evs, "hand_start")[0]["button"] == "3"

@@ -5,7 +5,7 @@
 # two hole cards, in the order the table asks. Bets come as host commands
 # (`bet 3 40`, `call 2`, `fold 4`, ...). What the rules forbid is refused with the reason and
 # changes nothing.
-from games.holdem.betting import STREETS, Hand, Refused, next_button
+from games.holdem.betting import STREETS, Hand, Refused, first_button, next_button
 from games.holdem.hands import HandError, card, describe, name
 
 ACTIONS = ("fold", "check", "call", "bet", "raise", "allin")
@@ -42,6 +42,8 @@ class HoldemGame:
         self.hole = {}
         self.seen = []  # cards read this hand (H8: never twice)
         self.showing = None  # the seat whose hole cards are being laid
+        self.drawing = None  # H1: seats still to lay a card for the first button, in order
+        self.draws = {}
 
     # --- what the table asks of a game ------------------------------------------------
 
@@ -114,6 +116,8 @@ class HoldemGame:
             self.emit({"type": "error", "what": "card", "card": text, "why": why})
 
     def _card(self, text):
+        if self.drawing:
+            return self._draw(text)
         h = self.hand
         if h is None or h.over:
             return "no hand is being played: start one with `hand`"
@@ -140,6 +144,36 @@ class HoldemGame:
         self.emit({"type": "card", "card": text, "board": [name(b) for b in self.board]})
         if len(self.board) == due:
             self._after_board()
+        return None
+
+    def _draw(self, text):
+        """H1: each seat lays a card in turn; the highest rank has the button; a tie on the
+        highest rank draws again among the tied seats."""
+        try:
+            c = card(text)
+        except HandError as e:
+            return str(e)
+        if c in self.draws.values():
+            return "%s was already drawn" % text
+        seat = self.drawing.pop(0)
+        self.draws[seat] = c
+        self.emit({"type": "card", "card": text, "seat": seat, "draw": True})
+        if self.drawing:
+            return None
+        button, tied = first_button(self.draws)
+        if tied:
+            self.drawing, self.draws = list(tied), {}
+            self.emit(
+                {
+                    "type": "draw",
+                    "seats": tied,
+                    "why": "tied on the highest rank: these seats draw again",
+                }
+            )
+            return None
+        self.drawing = None
+        self.button = button
+        self.emit({"type": "button", "seat": button})
         return None
 
     def _board_due(self):
@@ -212,6 +246,18 @@ class HoldemGame:
         name_ = cmd["cmd"]
         if name_ == "hand":
             return self._new_hand()
+        if name_ == "draw":
+            if self.hand is not None and not self.hand.over:
+                return "the hand is not over"
+            self.drawing, self.draws = [s for s in self.seats if self.stacks[s] > 0], {}
+            self.emit(
+                {
+                    "type": "draw",
+                    "seats": list(self.drawing),
+                    "why": "each seat lays one card, in this order: high card deals",
+                }
+            )
+            return None
         if name_ in ACTIONS:
             return self._action(name_, cmd)
         if name_ == "new":
@@ -227,6 +273,8 @@ class HoldemGame:
     def _new_hand(self):
         if self.hand is not None and not self.hand.over:
             return "the hand is not over"
+        if self.drawing:
+            return "the draw for the button is not finished"
         if self.hand is not None:
             try:
                 self.button = next_button(self.seats, self.stacks, self.button)
