@@ -42,7 +42,7 @@ class HoldemGame:
         self.hole = {}
         self.seen = []  # cards read this hand (H8: never twice)
         self.showing = None  # the seat whose hole cards are being laid
-        self.drawing = None  # H1: seats still to lay a card for the first button, in order
+        self.drawing = None  # type: list | None  # H1: seats still to lay a card, in order
         self.draws = {}
 
     # --- what the table asks of a game ------------------------------------------------
@@ -155,10 +155,12 @@ class HoldemGame:
             return str(e)
         if c in self.draws.values():
             return "%s was already drawn" % text
-        seat = self.drawing.pop(0)
+        drawing = self.drawing
+        assert drawing is not None
+        seat = drawing.pop(0)
         self.draws[seat] = c
         self.emit({"type": "card", "card": text, "seat": seat, "draw": True})
-        if self.drawing:
+        if drawing:
             return None
         button, tied = first_button(self.draws)
         if tied:
