@@ -1,5 +1,6 @@
 # Pocha rules (../shared/specs/pocha.md): K1-K9 on the pure core.
 from check import raises
+
 from games.pocha.rules import (
     PochaError,
     bid_refused,
