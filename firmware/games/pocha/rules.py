@@ -109,7 +109,7 @@ def check_hand(hands, tricks, trump):
     out = []
     for n in range(len(tricks)):
         plays = tricks[n][1]
-        table = []
+        table = []  # type: list
         for seat, c in plays:
             ok = legal(held[seat], table, trump)
             if c not in ok:
