@@ -21,7 +21,11 @@ def make_game(name, emit, names, settings):
         from games.holdem.tracker import HoldemGame
 
         return HoldemGame(emit, names, settings)
-    raise ValueError("unknown game %r; one of: tock, weykick, holdem" % name)
+    if name == "pocha":
+        from games.pocha.tracker import PochaGame
+
+        return PochaGame(emit, names, settings)
+    raise ValueError("unknown game %r; one of: tock, weykick, holdem, pocha" % name)
 
 
 class Table:
@@ -133,6 +137,15 @@ class Table:
         if cards is None:
             return "this table has no card reader"
         card = cmd.get("card")
+        if isinstance(card, str) and card.startswith("es:"):  # a Spanish card (Pocha)
+            from games.pocha.rules import PochaError, name
+            from games.pocha.rules import card as spanish
+
+            try:
+                cards.enrol_as = "es:" + name(spanish(card[3:]))
+            except PochaError as e:
+                return str(e)
+            return None
         try:
             rank, suit = parse_card(card)
         except CardError as e:

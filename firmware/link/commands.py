@@ -14,6 +14,7 @@ WORDS = (
     "calibrate",
     "hand",
     "draw",
+    "bid",
     "fold",
     "check",
     "call",
@@ -38,6 +39,12 @@ def parse_words(words):
     if name == "new" and rest and "=" not in rest[0]:
         cmd["game"] = rest[0]
         rest = rest[1:]
+    if name == "bid":  # Pocha: `bid 2 1` = seat 2 bids one trick
+        if len(rest) < 2 or not rest[1].isdigit():
+            raise ValueError("bid needs the seat and the number of tricks: bid SEAT N")
+        cmd["seat"] = rest[0]
+        cmd["amount"] = int(rest[1])
+        rest = rest[2:]
     if name in BETS:
         if not rest or "=" in rest[0]:
             raise ValueError(

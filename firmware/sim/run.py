@@ -139,7 +139,8 @@ class Sim:
         elif verb == "glitch":
             board.glitch(args[0], args[1])
         elif verb == "card":
-            board.lay_card(args[0])
+            # the tag registry names Spanish cards es:12B (hardware/tags.md)
+            board.lay_card(("es:" if self.settings["game"] == "pocha" else "") + args[0])
         elif verb == "tag":
             board.lay_tag(args[0])
         elif verb == "button":

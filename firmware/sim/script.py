@@ -76,7 +76,7 @@ def read(lines, on_action=None):
             settings = _settings(n, args[1:])
             settings["game"] = args[0]
             continue
-        action = (n, verb, _check(n, verb, args, index))
+        action = (n, verb, _check(n, verb, args, index, settings["game"]))
         index += 1
         if on_action:
             on_action(action)
@@ -90,7 +90,7 @@ def _count(line, verb, args, k):
         raise ScriptError(line, "%s takes %d argument%s" % (verb, k, "" if k == 1 else "s"))
 
 
-def _check(n, verb, args, index):
+def _check(n, verb, args, index, game=None):
     if verb in ("lift", "place"):
         _count(n, verb, args, 1)
         _square(n, args[0])
@@ -99,6 +99,15 @@ def _check(n, verb, args, index):
         _count(n, verb, args, 2)
         _square(n, args[0])
         _square(n, args[1])
+        return args
+    if verb == "card" and game == "pocha":  # the Spanish deck (pocha.md, K1b)
+        _count(n, verb, args, 1)
+        from games.pocha.rules import PochaError, card
+
+        try:
+            card(args[0])
+        except PochaError as e:
+            raise ScriptError(n, str(e))
         return args
     if verb == "card":
         _count(n, verb, args, 1)

@@ -1,0 +1,279 @@
+# Pocha at the table (K2-K10): every card laid on the reader is played by the seat in turn;
+# bids come from the host (`bid 2 1`). Live: cards out of turn (nothing to tell them apart:
+# the table takes each card for the seat in turn), cards played twice, cards of another deck,
+# bids out of range or that the dealer may not make (refused), a suit played after the seat
+# showed void in it (flagged at once). After each hand every play is checked against K6.
+from games.pocha.rules import (
+    PochaError,
+    bid_refused,
+    card,
+    check_hand,
+    deck,
+    name,
+    schedule,
+    score,
+    winning,
+)
+
+PREFIX = "es:"  # Spanish cards in the tag registry (hardware/tags.json): es:12B
+
+
+class PochaGame:
+    def __init__(self, emit, names, settings):
+        self.emit = emit
+        self.persist = None
+        self.unsaved = False
+        self.resumed = False
+        self._setup(settings)
+
+    def _setup(self, settings):
+        self.settings = dict(settings)
+        players = int(settings.get("players", 4))
+        if players not in (3, 4, 5, 6, 8):
+            raise ValueError("Pocha is for 3, 4, 5, 6 or 8 players (K2)")
+        self.seats = [str(i + 1) for i in range(players)]
+        self.size = int(settings.get("deck", 40))
+        try:
+            self.cards = deck(self.size, players)
+            self.plan = schedule(self.size, players, settings.get("schedule", "default"))
+        except PochaError as e:
+            raise ValueError(str(e))
+        self.dealer = str(settings.get("dealer", "1"))
+        if self.dealer not in self.seats:
+            raise ValueError("the dealer must be one of the seats")
+        self.totals = dict((s, 0) for s in self.seats)
+        self.hand_no = 0
+        self.tiebreak = False
+        self._start_hand()
+
+    # --- the hand ----------------------------------------------------------------------
+
+    def _after(self, seat):
+        return self.seats[(self.seats.index(seat) + 1) % len(self.seats)]
+
+    def _start_hand(self):
+        self.n = self.plan[self.hand_no] if not self.tiebreak else 1
+        self.full = self.n * len(self.seats) == len(self.cards)
+        self.phase = "trump"
+        self.trump = None
+        self.turned = None
+        self.bids = {}
+        self.bidder = self._after(self.dealer)
+        self.played = dict((s, []) for s in self.seats)  # type: dict[str, list]
+        self.tricks = []  # (leader, [(seat, card)])
+        self.table = []
+        self.leader = self._after(self.dealer)
+        self.to_play = self.leader
+        self.taken = dict((s, 0) for s in self.seats)
+        self.void = dict((s, []) for s in self.seats)  # type: dict[str, list]
+        self.emit(
+            {
+                "type": "hand_start",
+                "hand": self.hand_no + 1,
+                "cards": self.n,
+                "dealer": self.dealer,
+                "tiebreak": self.tiebreak,
+                "why": "the dealer lays the turned card on the reader",
+            }
+        )
+
+    # --- what the table asks of a game ----------------------------------------------------
+
+    def about(self):
+        return {
+            "game": "pocha",
+            "rules": self.settings.get("schedule", "default"),
+            "players": len(self.seats),
+        }
+
+    def snapshot(self):
+        return {
+            "game": "pocha",
+            "hand": self.hand_no + 1,
+            "cards": self.n,
+            "phase": self.phase,
+            "trump": self.trump,
+            "bids": self.bids,
+            "taken": self.taken,
+            "totals": self.totals,
+            "dealer": self.dealer,
+        }
+
+    def state(self):
+        return {
+            "game": "pocha",
+            "settings": self.settings,
+            "totals": self.totals,
+            "hand_no": self.hand_no,
+            "dealer": self.dealer,
+        }
+
+    def restore(self, state):
+        self._setup(state["settings"])
+        self.totals = dict(state["totals"])
+        self.hand_no = state["hand_no"]
+        self.dealer = state["dealer"]
+        self._start_hand()  # a hand under way is dealt again
+
+    def on_sensor(self, bit, level, now):
+        pass
+
+    def on_goal(self, name_, level, now, since):
+        pass
+
+    def on_button(self, name_, now):
+        pass
+
+    def on_enrolled(self, card_name, uid):
+        self.emit({"type": "enrolled", "card": card_name, "uid": uid})
+
+    def step(self, now, settled=True):
+        pass
+
+    # --- cards from the reader ----------------------------------------------------------
+
+    def on_card(self, text, uid, now):
+        why = self._card(text)
+        if why:
+            self.emit({"type": "error", "what": "card", "card": text, "uid": uid, "why": why})
+
+    def _card(self, text):
+        if text is None or not text.startswith(PREFIX):
+            return "not a card of the Spanish deck (K9)"
+        try:
+            c = card(text[len(PREFIX) :])
+        except PochaError as e:
+            return str(e)
+        if c not in self.cards:
+            return "%s is not in this %d-card deck (K9)" % (name(c), len(self.cards))
+        if self.phase == "over":
+            return "the game is over"
+        if self.phase == "trump":
+            self.turned = c
+            self.trump = c[1]
+            self.phase = "bidding"
+            self.emit({"type": "trump", "card": name(c), "suit": self.trump, "bidder": self.bidder})
+            return None
+        if self.phase == "bidding":
+            return "seat %s bids first (K5)" % self.bidder
+        return self._play(c)
+
+    def _play(self, c):
+        seat = self.to_play
+        if any(c in p for p in self.played.values()) or c in self.table_cards():
+            return "%s was already played in this hand (K9)" % name(c)
+        if c == self.turned and not (self.full and seat == self.dealer):
+            return "%s is the turned card: nobody holds it (K4)" % name(c)
+        led = self.table[0][1][1] if self.table else None
+        if c[1] in self.void[seat]:  # it showed it had none of this suit earlier
+            self.emit(
+                {
+                    "type": "illegal",
+                    "what": "renege",
+                    "seat": seat,
+                    "card": name(c),
+                    "why": "seat %s showed void in this suit earlier in the hand (K9)" % seat,
+                }
+            )
+        if led is not None and c[1] != led and led not in self.void[seat]:
+            self.void[seat].append(led)
+        self.table.append((seat, c))
+        self.played[seat].append(c)
+        self.emit({"type": "card", "card": name(c), "seat": seat})
+        if len(self.table) < len(self.seats):
+            self.to_play = self._after(seat)
+            return None
+        cards = [x for _, x in self.table]
+        winner = self.table[winning(cards, self.trump)][0]
+        self.taken[winner] += 1
+        self.tricks.append((self.leader, list(self.table)))
+        self.emit(
+            {
+                "type": "trick",
+                "number": len(self.tricks),
+                "cards": [name(x) for x in cards],
+                "winner": winner,
+            }
+        )
+        self.table = []
+        self.leader = self.to_play = winner
+        if len(self.tricks) == self.n:
+            self._end_hand()
+        return None
+
+    def table_cards(self):
+        return [x for _, x in self.table]
+
+    def _end_hand(self):
+        for n, seat, c, ok in check_hand(self.played, self.tricks, self.trump):
+            self.emit(
+                {
+                    "type": "illegal",
+                    "what": "K6",
+                    "trick": n,
+                    "seat": seat,
+                    "card": name(c),
+                    "legal": [name(x) for x in ok],
+                    "why": "seat %s played %s; K6 allowed only %s"
+                    % (seat, name(c), " ".join(name(x) for x in ok)),
+                }
+            )
+        scores = dict((s, score(self.bids[s], self.taken[s])) for s in self.seats)
+        for s in self.seats:
+            self.totals[s] += scores[s]
+        self.emit(
+            {
+                "type": "hand_end",
+                "hand": self.hand_no + 1,
+                "bids": self.bids,
+                "taken": self.taken,
+                "scores": scores,
+                "totals": dict(self.totals),
+            }
+        )
+        self.unsaved = True
+        last = self.hand_no + 1 >= len(self.plan)
+        if last:
+            best = max(self.totals.values())
+            if list(self.totals.values()).count(best) > 1:
+                self.tiebreak = True  # K8: one-card hands until first place is alone
+            else:
+                ranking = sorted(self.seats, key=lambda s: -self.totals[s])
+                self.phase = "over"
+                self.emit({"type": "match_end", "ranking": [(s, self.totals[s]) for s in ranking]})
+                return
+        if not self.tiebreak:
+            self.hand_no += 1
+        self.dealer = self._after(self.dealer)
+        self._start_hand()
+
+    # --- bids from the host (K5) ------------------------------------------------------
+
+    def command(self, cmd):
+        if cmd["cmd"] == "new":
+            try:
+                self._setup(
+                    {k: cmd[k] for k in cmd if k not in ("cmd", "id", "game")} or self.settings
+                )
+            except ValueError as e:
+                return str(e)
+            return None
+        if cmd["cmd"] != "bid":
+            return "unknown command %r for pocha" % cmd["cmd"]
+        if self.phase != "bidding":
+            return "no bidding now (%s)" % self.phase
+        seat = str(cmd.get("seat"))
+        if seat != self.bidder:
+            return "seat %s bids now, not seat %s (K5)" % (self.bidder, seat)
+        bid = cmd.get("amount")
+        why = bid_refused(bid, self.n, list(self.bids.values()), seat == self.dealer)
+        if why:
+            return why
+        self.bids[seat] = bid
+        self.emit({"type": "bid", "seat": seat, "bid": bid})
+        if seat == self.dealer:
+            self.phase = "playing"
+            self.emit({"type": "play", "leader": self.leader})
+        else:
+            self.bidder = self._after(seat)
+        return None
