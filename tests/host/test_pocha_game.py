@@ -14,13 +14,37 @@ from plateau.gen import generate_pocha
 from sim.run import play
 
 
-def test_K3_K8_K10_a_whole_short_game_for_three():
+def test_K3_K8_K10_a_whole_short_game_for_three_in_this_process():
     game = generate_pocha(3, 40, "short", seed=4)
     with tempfile.TemporaryDirectory() as d:
         path = f"{d}/pocha.table"
         with open(path, "w") as f:
             f.write(game.script)
         events = play(path, str(HARDWARE), state=f"{d}/flash")
+    _same_game(game, events)
+
+
+def test_K3_K8_K10_a_whole_short_game_for_three_under_micropython():
+    game = generate_pocha(3, 40, "short", seed=5)
+    _same_game(game, _plateau_sim(game.script))
+
+
+def _plateau_sim(script):
+    with tempfile.TemporaryDirectory() as d:
+        path = f"{d}/game.table"
+        with open(path, "w") as f:
+            f.write(script)
+        done = subprocess.run(
+            [sys.executable, "-m", "plateau", "sim", path, "--json"],
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+    assert done.returncode == 0, done.stderr
+    return [json.loads(line) for line in done.stdout.splitlines()]
+
+
+def _same_game(game, events):
     ends = [e for e in events if e["type"] == "hand_end"]
     assert [e["scores"] for e in ends] == [h["scores"] for h in game.hands]
     (last,) = [e for e in events if e["type"] == "match_end"]
