@@ -236,8 +236,19 @@ def cmd_send(args: argparse.Namespace) -> int:
 
 
 def cmd_gen(args: argparse.Namespace) -> int:
-    from plateau.gen import generate
+    from plateau.gen import generate, generate_pocha
 
+    if args.game == "pocha":
+        pocha = generate_pocha(args.players, args.deck, args.schedule, args.seed, args.pace)
+        if args.output:
+            Path(args.output).write_text(pocha.script)
+            print(
+                f"{len(pocha.hands)} hands, ranking {pocha.ranking} -> {args.output}",
+                file=sys.stderr,
+            )
+        else:
+            sys.stdout.write(pocha.script)
+        return 0
     game = generate(args.rules, args.players, args.seed, noise=args.noise, pace=args.pace)
     if args.output:
         Path(args.output).write_text(game.script)
@@ -365,9 +376,23 @@ def main(argv: list[str] | None = None) -> int:
     d.add_argument("--seed", type=int, default=1, help="which generated game to play")
     d.set_defaults(func=cmd_demo)
 
-    g = sub.add_parser("gen", help="write a random legal Tock game as a table script")
+    g = sub.add_parser("gen", help="write a random legal game (Tock or Pocha) as a table script")
+    g.add_argument("--game", default="tock", choices=["tock", "pocha"])
     g.add_argument("--rules", default="classic", choices=["classic", "king-exit", "toc-fr"])
-    g.add_argument("--players", type=int, default=4, choices=[2, 3, 4])
+    g.add_argument("--deck", type=int, default=40, choices=[40, 48], help="Pocha's deck")
+    g.add_argument(
+        "--schedule",
+        default="default",
+        choices=["default", "short", "full"],
+        help="Pocha's hand schedule",
+    )
+    g.add_argument(
+        "--players",
+        type=int,
+        default=4,
+        choices=[2, 3, 4, 5, 6, 8],
+        help="Tock: 2-4; Pocha: 3, 4, 5, 6 or 8",
+    )
     g.add_argument("--seed", type=int, default=0)
     g.add_argument("--noise", type=float, default=0.02, help="chance of a sensor glitch per action")
     g.add_argument("--pace", type=int, default=150, help="ms between hand actions")
