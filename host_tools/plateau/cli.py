@@ -25,7 +25,7 @@ def show(ev: dict) -> str:
             f"{num} hello      table {rest.get('table')} firmware {rest.get('fw')}"
             f" boot {ev.get('boot')} game {rest.get('game')}"
         )
-    if kind == "goal":
+    if kind == "goal" and "score" in rest:
         sc = rest["score"]
         t = rest.get("match_ms", 0) // 1000
         return (
@@ -33,7 +33,7 @@ def show(ev: dict) -> str:
             f"A {sc['A']} - {sc['B']} B   ({t // 60}:{t % 60:02d}, ball seen "
             f"{rest.get('seen_ms')} ms)"
         )
-    if kind == "match_end":
+    if kind == "match_end" and "score" in rest:  # Weykick (Pocha's has a ranking)
         sc = rest["score"]
         return (
             f"{num} match_end  winner {rest.get('winner') or 'none (draw)'}   "
@@ -54,13 +54,20 @@ class View:
         self.board = board
         self.follower = TockFollower()
         self.mismatch = Mismatch
+        self.game: str | None = None
 
     def show(self, ev: dict) -> None:
         if self.as_json:
             print(json.dumps(ev), flush=True)
             return
         print(show(ev), flush=True)
-        if ev.get("type") in ("hand_start", "action", "card", "hand_end") and self._holdem(ev):
+        if ev.get("type") in ("hello", "snapshot", "game") and ev.get("game"):
+            self.game = ev["game"]
+        if self.game == "holdem":
+            if ev.get("type") in ("hand_start", "action", "card", "hand_end"):
+                self._holdem(ev)
+            return
+        if self.game != "tock":
             return
         try:
             self.follower.feed(ev)

@@ -37,3 +37,18 @@ def test_demo_runs_and_exits_0():
     done = run_plateau("demo")
     assert done.returncode == 0, done.stderr
     assert "hello" in done.stdout and "heartbeat" in done.stdout
+
+
+def test_live_view_shows_every_game(tmp_path):
+    scripts = {
+        "weykick": "table weykick mode=first-to:1\nball A\nwait 500\n",
+        "holdem": "table holdem seats=2 stacks=10 blinds=1/2\nsend hand\nsend fold 1\nwait 100\n",
+        "pocha": "table pocha players=3 schedule=short\ncard 5O\nsend bid 2 0\nsend bid 3 0\n"
+        "send bid 1 0\ncard 4C\ncard 1C\ncard 3E\nwait 500\n",
+    }
+    for game, text in scripts.items():
+        script = tmp_path / f"{game}.table"
+        script.write_text(text)
+        done = run_plateau("sim", str(script))
+        assert done.returncode == 0, (game, done.stderr)
+    assert "match_end" in done.stdout and "hand_end" in done.stdout
