@@ -51,4 +51,4 @@ def test_live_view_shows_every_game(tmp_path):
         script.write_text(text)
         done = run_plateau("sim", str(script))
         assert done.returncode == 0, (game, done.stderr)
-    assert "match_end" in done.stdout and "hand_end" in done.stdout
+    assert "hand_end" in done.stdout and "trick" in done.stdout
