@@ -5,6 +5,7 @@
 # two hole cards, in the order the table asks. Bets come as host commands
 # (`bet 3 40`, `call 2`, `fold 4`, ...). What the rules forbid is refused with the reason and
 # changes nothing.
+from games.base import Game
 from games.holdem.betting import STREETS, Hand, Refused, first_button, next_button
 from games.holdem.hands import HandError, card, describe, name
 
@@ -21,9 +22,9 @@ def _settings(settings):
     return seats, int(blinds[0]), int(blinds[1])
 
 
-class HoldemGame:
+class HoldemGame(Game):
     def __init__(self, emit, names, settings):
-        self.emit = emit
+        super().__init__(emit)
         self.persist = None
         self._setup(settings)
 
@@ -83,33 +84,11 @@ class HoldemGame:
         self.stacks = dict(state["stacks"])
         self.button = state["button"]
 
-    def on_sensor(self, bit, level, now):
-        pass
-
-    def on_goal(self, name, level, now, since):
-        pass
-
-    def on_button(self, name, now):
-        pass
-
-    def on_enrolled(self, card_name, uid):
-        self.emit({"type": "enrolled", "card": card_name, "uid": uid})
-
-    def step(self, now, settled=True):
-        pass
-
     # --- cards from the reader (H8) ---------------------------------------------------
 
     def on_card(self, text, uid, now):
         if text is None:
-            self.emit(
-                {
-                    "type": "error",
-                    "what": "unknown-tag",
-                    "uid": uid,
-                    "why": "tag %s is not a card of this deck (enrol it first)" % uid,
-                }
-            )
+            self.unknown_tag(uid)
             return
         why = self._card(text)
         if why:

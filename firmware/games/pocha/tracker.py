@@ -3,6 +3,7 @@
 # the table takes each card for the seat in turn), cards played twice, cards of another deck,
 # bids out of range or that the dealer may not make (refused), a suit played after the seat
 # showed void in it (flagged at once). After each hand every play is checked against K6.
+from games.base import Game
 from games.pocha.rules import (
     PochaError,
     bid_refused,
@@ -18,9 +19,9 @@ from games.pocha.rules import (
 PREFIX = "es:"  # Spanish cards in the tag registry (hardware/tags.json): es:12B
 
 
-class PochaGame:
+class PochaGame(Game):
     def __init__(self, emit, names, settings):
-        self.emit = emit
+        super().__init__(emit)
         self.persist = None
         self.unsaved = False
         self.resumed = False
@@ -114,21 +115,6 @@ class PochaGame:
         self.hand_no = state["hand_no"]
         self.dealer = state["dealer"]
         self._start_hand()  # a hand under way is dealt again
-
-    def on_sensor(self, bit, level, now):
-        pass
-
-    def on_goal(self, name_, level, now, since):
-        pass
-
-    def on_button(self, name_, now):
-        pass
-
-    def on_enrolled(self, card_name, uid):
-        self.emit({"type": "enrolled", "card": card_name, "uid": uid})
-
-    def step(self, now, settled=True):
-        pass
 
     # --- cards from the reader ----------------------------------------------------------
 

@@ -9,6 +9,7 @@
 from micropython import const
 
 from clock import elapsed
+from games.base import Game
 from games.cards import JOKER, CardError
 from games.tock import observe
 from games.tock.rules import (
@@ -30,11 +31,11 @@ RECENT = const(8)  # cards read lately, saved: the top of the pile
 DECK = const(52)
 
 
-class TockGame:
+class TockGame(Game):
     def __init__(
         self, emit, names, players=4, rules="classic", settle_ms=SETTLE_MS, illegal_ms=ILLEGAL_MS
     ):
-        self.emit = emit  # callable(dict): the link's numbered events
+        super().__init__(emit)
         self.settle_ms = settle_ms
         self.illegal_ms = illegal_ms
         # sensor bit -> cell (0..87) or 100 + camp slot (colour * 4 + k), or 255 (unused)
@@ -143,14 +144,7 @@ class TockGame:
 
     def on_card(self, text, uid, now):
         if text is None:
-            self.emit(
-                {
-                    "type": "error",
-                    "what": "unknown-tag",
-                    "uid": uid,
-                    "why": "tag %s is not a card of this deck (enrol it first)" % uid,
-                }
-            )
+            self.unknown_tag(uid)
             return
         try:
             card = Card(text)
@@ -219,12 +213,6 @@ class TockGame:
             self.command({"cmd": "undo"})
         elif name == "new":
             self.command({"cmd": "new"})
-
-    def on_enrolled(self, card, uid):
-        self.emit({"type": "enrolled", "card": card, "uid": uid})
-
-    def on_goal(self, name, level, now, since):
-        pass  # a Tock board has no goals
 
     # --- host commands ---------------------------------------------------------------------
 

@@ -11,15 +11,16 @@
 from micropython import const
 
 from clock import elapsed
+from games.base import Game
 from games.weykick.rules import SIDES, Match, Series, SettingsError, parse_mode
 
 REARM_OFF_MS = const(400)  # the ball out of the goal this long, without a break, re-arms it
 LOCKOUT_MS = const(600)  # and never sooner than this after the goal
 
 
-class WeykickGame:
+class WeykickGame(Game):
     def __init__(self, emit, names, settings):
-        self.emit = emit
+        super().__init__(emit)
         self.persist = None
         self.new_series(settings)
 
@@ -77,17 +78,6 @@ class WeykickGame:
         self.series.match = Match.from_dict(self.rules, state["match"])
         self.resumed = True
         self.unsaved = False
-
-    def on_sensor(self, bit, level, now):
-        pass  # a Weykick table has no board sensors
-
-    def on_card(self, text, uid, now):
-        self.emit(
-            {"type": "error", "what": "no-cards", "uid": uid, "why": "a Weykick match has no cards"}
-        )
-
-    def on_enrolled(self, card, uid):
-        self.emit({"type": "enrolled", "card": card, "uid": uid})
 
     def on_button(self, name, now):
         if name == "undo":
