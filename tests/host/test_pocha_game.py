@@ -54,23 +54,12 @@ def _same_game(game, events):
 
 def test_K3_K10_full_default_game_for_four_through_plateau_sim():
     game = generate_pocha(4, 40, "default", seed=9)
-    with tempfile.TemporaryDirectory() as d:
-        path = f"{d}/pocha4.table"
-        with open(path, "w") as f:
-            f.write(game.script)
-        done = subprocess.run(
-            [sys.executable, "-m", "plateau", "sim", path, "--json"],
-            capture_output=True,
-            text=True,
-            timeout=300,
-        )
-    assert done.returncode == 0, done.stderr
-    events = [json.loads(line) for line in done.stdout.splitlines()]
+    events = _plateau_sim(game.script)
+    _same_game(game, events)
     ends = [e for e in events if e["type"] == "hand_end"]
-    assert len(ends) == len(game.hands) >= 22  # 9 + 4 + 9, and any tie-break hands
+    assert len(ends) >= 22  # 9 + 4 + 9, and any tie-break hands
     assert ends[-1]["totals"] == game.totals
     (last,) = [e for e in events if e["type"] == "match_end"]
-    assert [s for s, _ in last["ranking"]] == game.ranking
     REPORT.append(
         f"pocha: a default game for 4 ({len(ends)} hands) through plateau sim, "
         f"final ranking {last['ranking']}"
