@@ -6,8 +6,6 @@ GAMES = ("tock", "weykick", "holdem", "pocha")
 BUTTONS = ("undo", "new", "pause")
 GOALS = ("A", "B")
 COLOURS = "RGBY"
-RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
-SUITS = "SHDC"
 HEX = "0123456789ABCDEF"
 
 
@@ -26,10 +24,6 @@ def is_square(name):
     if rest[0] in "HC":
         return rest[1:] in ("1", "2", "3", "4")
     return rest.isdigit() and rest[0] != "0" and 1 <= int(rest) <= 18
-
-
-def is_card(name):
-    return name == "X" or (name[-1:] in SUITS and name[:-1] in RANKS)
 
 
 def _ms(line, word):
@@ -111,10 +105,12 @@ def _check(n, verb, args, index, game=None):
         return args
     if verb == "card":
         _count(n, verb, args, 1)
-        if not is_card(args[0]):
-            raise ScriptError(
-                n, "unknown card %r (rank A 2-10 J Q K and suit S H D C, or X)" % args[0]
-            )
+        from games.cards import CardError, parse_card
+
+        try:
+            parse_card(args[0])
+        except CardError as e:
+            raise ScriptError(n, str(e))
         return args
     if verb == "tag":
         _count(n, verb, args, 1)

@@ -192,7 +192,7 @@ def generate(
                 hands.lift(sq)
                 hands.place(sq)
         if rng.random() < 0.85:  # mostly a sensible player: the move that gets furthest
-            move = max(moves, key=lambda m: (_progress(m.after, m.seat), rng.random()))
+            move = max(moves, key=lambda m: (progress(m.after, m.seat), rng.random()))
         else:
             move = rng.choice(moves)
         play_move(hands, pos, move)
@@ -207,7 +207,9 @@ def generate(
     return game
 
 
-def _progress(p: Position, seat: int) -> int:
+def progress(p: Position, seat: int) -> int:
+    """How far a seat's pawns have got: home counts most, then the distance travelled (what
+    a sensible player maximises)."""
     score = 0
     for c in p.seat_colours(seat):
         for s in range(CELLS):

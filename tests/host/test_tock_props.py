@@ -7,6 +7,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.tock.rules import CELLS, RULESETS, Card, Illegal, Position
+from plateau.gen import progress
 
 RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
 
@@ -14,16 +15,6 @@ RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
 def deck(pos):
     cards = [r + s for r in RANKS for s in "SHDC"] + ["X"] * pos.flags["jokers"]
     return cards
-
-
-def progress(p, seat):
-    """How far the seat's pawns are: home counts most, then distance travelled."""
-    score = 0
-    for c in p.seat_colours(seat):
-        for s in range(CELLS):
-            if p.cells[s] == c + 1:
-                score += 200 if s >= 72 else 10 + (s - c * 18 - 17) % 72
-    return score
 
 
 def assert_sound(p):

@@ -937,23 +937,6 @@ def _cannot_pass(s, p, rule):
     )
 
 
-def _reach(pos, c, s, k):
-    """Where the pawn of colour c on s ends after k steps forward, ignoring other pawns;
-    None when it cannot (past CH4, or round the track in `count`)."""
-    if s >= TRACK:
-        h = s - TRACK - 4 * c
-        return s + k if h + k <= 3 else None
-    entry = entry_square(c)
-    count = pos.flags["home_entry"] == "count"
-    p = s
-    for i in range(1, k + 1):
-        if count and p == entry:
-            r = k - i + 1
-            return home_square(c, r) if r <= 4 else None
-        p = (p + 1) % TRACK
-    return p
-
-
 def _by_colour(cells):
     """The squares of each colour's pawns, in one pass: [[], R's, G's, B's, Y's]."""
     out = [[], [], [], [], []]  # type: list[list[int]]
@@ -965,7 +948,9 @@ def _by_colour(cells):
 
 
 def _reaches(pos, c, s):
-    """_reach for 0..7 steps in one walk: [s, end of 1 step, ..., end of 7 steps]."""
+    """Where the pawn of colour c on s ends after 0..7 steps forward, ignoring other pawns,
+    in one walk: [s, end of 1 step, ..., end of 7 steps], None where it cannot get (past
+    CH4, or round the track in `count`)."""
     out = [s, None, None, None, None, None, None, None]
     if s >= TRACK:
         h = s - TRACK - 4 * c
