@@ -33,12 +33,10 @@ class Table:
         self.transport = transport
         self.clock = clock
         self.link = link
-        self.game = game
         self.sense = sense
         self.store = store  # store.Store: the game survives resets
         self.watchdog = watchdog  # machine.WDT on a board: fed every pass
-        if store and game:
-            game.persist = self.save
+        self._use(game)
         self.running = True
         link.on_command = self.command
         link.snapshot = self.snapshot
@@ -75,18 +73,25 @@ class Table:
             return self.game.command(cmd)
         return "no game is loaded"
 
+    def _use(self, game):
+        """The game the table plays from now on; with a store, it saves itself through it."""
+        if self.store and game:
+            game.persist = self.save
+        self.game = game
+
+    def _load(self, name, settings):
+        """A new game of that kind (ValueError: unknown game or bad settings)."""
+        names = self.sense.board.names if self.sense else ()
+        self._use(make_game(name, self.link.emit, names, settings))
+
     def _switch(self, cmd):
         """`new weykick mode=first-to:10`: one firmware plays every game; the table changes
         game between matches."""
         settings = {k: cmd[k] for k in cmd if k not in ("cmd", "id", "game")}
-        names = self.sense.board.names if self.sense else ()
         try:
-            game = make_game(cmd["game"], self.link.emit, names, settings)
+            self._load(cmd["game"], settings)
         except ValueError as e:  # unknown game, bad settings
             return str(e)
-        if self.store:
-            game.persist = self.save
-        self.game = game
         about = self.about()
         about["type"] = "game"
         self.link.emit(about)
@@ -190,10 +195,7 @@ class Table:
         if state is not None:
             try:
                 if state.get("game") != self.about().get("game"):  # the table played another
-                    names = self.sense.board.names if self.sense else ()
-                    game = make_game(state["game"], self.link.emit, names, {})
-                    game.persist = self.save
-                    self.game = game
+                    self._load(state["game"], {})
                 self.game.restore(state)
             except (ValueError, KeyError, TypeError) as e:
                 self.store.error = "saved game unusable (%s): starting a new game" % e
