@@ -133,6 +133,12 @@ def _y(y: float) -> float:
     return round(BOARD - y, 2)  # SVG's y grows downwards
 
 
+def _box(centre, size, style: str) -> str:
+    """A rectangle centred on a board point (mm, y up)."""
+    (cx, cy), (w, h) = centre, size
+    return f'<rect x="{cx - w / 2:g}" y="{_y(cy) - h / 2:g}" width="{w:g}" height="{h:g}" {style}/>'
+
+
 def template_svg(lay: Layout) -> str:
     """The drilling and placement template, 1:1 in mm: print at 100 % (tiled), tape it on
     the board's underside mirrored or on the top as is, and centre-punch each cross."""
@@ -157,20 +163,14 @@ def template_svg(lay: Layout) -> str:
             f"bit {bit_of.get(name, '-')}</text>"
         )
     for (cx, cy), label in ((DRAW, "draw pile"), (DISCARD, "discard: reader below")):
-        w, h = CARD
         b.append(
-            f'<rect x="{cx - w / 2:g}" y="{_y(cy) - h / 2:g}" width="{w:g}" height="{h:g}" '
-            'fill="none" stroke="black" stroke-dasharray="3 2" stroke-width="0.4"/>'
-        )
+            _box((cx, cy), CARD, 'fill="none" stroke="black" stroke-dasharray="3 2" '
+                 'stroke-width="0.4"')
+        )  # fmt: skip
         b.append(
             f'<text x="{cx:g}" y="{_y(cy):g}" font-size="5" text-anchor="middle">{label}</text>'
         )
-    rw, rh = READER_BOARD
-    dx, dy = DISCARD
-    b.append(
-        f'<rect x="{dx - rw / 2:g}" y="{_y(dy) - rh / 2:g}" width="{rw:g}" height="{rh:g}" '
-        'fill="none" stroke="grey" stroke-width="0.4"/>'
-    )
+    b.append(_box(DISCARD, READER_BOARD, 'fill="none" stroke="grey" stroke-width="0.4"'))
     # a scale bar: a print at the wrong scale shows at once
     b.append(f'<path d="M20 {BOARD - 12:g}h100" stroke="black" stroke-width="1"/>')
     b.append(f'<text x="70" y="{BOARD - 15:g}" font-size="5" text-anchor="middle">'
@@ -219,24 +219,20 @@ def wiring_svg(lay: Layout) -> str:
         )
         b.append(
             f'<text x="{rx:g}" y="{_y(ry) + 2:g}" font-size="6" fill="white" '
-            f'text-anchor="middle">U{k}</text>'
+            f'text-anchor="middle">U{k + 1}</text>'
         )
     ex, ey = ESP32_AT
     b.append(f'<rect x="{ex - 28:g}" y="{_y(ey) - 14:g}" width="56" height="28" fill="#333"/>')
     b.append(f'<text x="{ex:g}" y="{_y(ey) + 2:g}" font-size="7" fill="white" '
              'text-anchor="middle">ESP32</text>')  # fmt: skip
-    rw, rh = READER_BOARD
     dx, dy = DISCARD
-    b.append(
-        f'<rect x="{dx - rw / 2:g}" y="{_y(dy) - rh / 2:g}" width="{rw:g}" height="{rh:g}" '
-        'fill="#ddd" stroke="black"/>'
-    )
+    b.append(_box(DISCARD, READER_BOARD, 'fill="#ddd" stroke="black"'))
     b.append(f'<text x="{dx:g}" y="{_y(dy):g}" font-size="6" text-anchor="middle">RC522</text>')
     b.append(f'<path d="M{ex:g} {_y(ey):g}L{dx:g} {_y(ey):g}L{dx:g} {_y(dy):g}" '
              'stroke="#555" stroke-width="1.5" fill="none"/>')  # fmt: skip
     b.append(
         f'<text x="{CENTRE:g}" y="20" font-size="8" text-anchor="middle">Sensor chain: bit '
-        "numbers on the squares, register U0..U12 carriers, dashed: clock/load/data route "
+        "numbers on the squares, registers 0..12 (U1..U13), dashed: clock/load/data route "
         f"({lay.bus_length() / 1000:.2f} m)</text>"
     )
     return _svg(b, "Plateau wiring: sensors to registers, the chain, the reader")
