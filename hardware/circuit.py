@@ -74,7 +74,7 @@ def pin_roles(pinmap: dict) -> list[tuple[str, int]]:
     roles = []
     for group in ("shift_chain", "reader"):
         for k, v in pinmap.get(group, {}).items():
-            if k not in ("spi", "baudrate"):
+            if k not in ("spi", "baudrate", "polarity", "phase", "vcc"):  # not GPIOs
                 roles.append((f"{group}.{k}", v))
     for group in ("goals", "buttons"):
         roles += [(f"{group}.{k}", v) for k, v in pinmap.get(group, {}).items()]
