@@ -1,14 +1,22 @@
-# MFRC522 (NXP, 13.56 MHz ISO 14443A) on SPI: finds the tag laid on the reader and reads its
-# UID, 4 or 7 bytes (NTAG213 stickers have 7), without ever blocking the scan loop.
+# MFRC522 (NXP, 13.56 MHz ISO 14443A) on SPI: reads the UID of every tag in its field, one
+# after another, and halts each, without ever blocking the scan loop.
 #
-# Each poll() does at most one short SPI exchange with the chip and returns: a tag exchange
-# (REQA, anticollision, select per cascade level, halt) is started, then its completion is
-# checked on the next polls. The chip's own timer ends an exchange that gets no answer (no
-# tag), so a poll never waits for the air. Register names and values: MFRC522 datasheet
-# (NXP MFRC522 rev 3.9), section 9; PICC commands: ISO/IEC 14443-3.
+# Each poll() does at most one short SPI exchange with the chip and returns: a tag exchange is
+# started, and its result read on the next poll. The chip's own timer ends an exchange nobody
+# answers (2.5 ms), so a poll never waits for the air.
 #
-# Every tag read is halted (HLTA): a halted tag stays silent until it leaves the field, so a
-# card resting on the reader is read once, and laid again it is read again.
+# Reading every tag in the field (ISO/IEC 14443-3:2001 6.4.3.1, the bit frame anticollision):
+# REQA wakes every tag that is not halted; they all answer the anticollision command with their
+# UID at once, and where their bits differ the chip reports the first collision (CollReg). The
+# driver keeps the bits before it, chooses 1 for the collided bit, and asks again with those
+# bits: tags whose UID does not start so stay silent, until one tag is left. SELECT takes it to
+# the next cascade level or completes its UID; HLTA puts it to sleep, and REQA starts over with
+# the rest. A pile of cards after a power cut is thus read card by card, each once.
+#
+# Cascade by position (14443-3 6.5.4): at every level but the last the first byte is the
+# cascade tag 88h, known from the SAK's cascade bit, never from the byte's value (a UID byte
+# may be 88h). The SAK's CRC_A is checked. A chip that stops answering is reset.
+# Register names and values: MFRC522 datasheet rev 3.9, sections 8-10.
 from micropython import const
 
 _COMMAND = const(0x01)
@@ -16,7 +24,6 @@ _COM_IRQ = const(0x04)
 _ERROR = const(0x06)
 _FIFO_DATA = const(0x09)
 _FIFO_LEVEL = const(0x0A)
-_CONTROL = const(0x0C)
 _BIT_FRAMING = const(0x0D)
 _COLL = const(0x0E)
 _MODE = const(0x11)
@@ -31,26 +38,43 @@ _VERSION = const(0x37)
 _CMD_IDLE = const(0x00)
 _CMD_TRANSCEIVE = const(0x0C)
 _CMD_SOFT_RESET = const(0x0F)
+_POWER_DOWN = const(0x10)  # CommandReg: reads 1 until the chip is up after a reset (9.3.1.2)
 
 _IRQ_RX = const(0x20)
 _IRQ_IDLE = const(0x10)
 _IRQ_ERR = const(0x02)
 _IRQ_TIMER = const(0x01)
 
+_ERR_COLL = const(0x08)
+_ERR_OTHER = const(0x17)  # buffer overflow, CRC, parity, protocol
+_COLL_POS_NOT_VALID = const(0x20)
+
 _REQA = const(0x26)
+_HLTA = const(0x50)
 _SEL = (0x93, 0x95, 0x97)  # anticollision / select, cascade levels 1-3
 _CASCADE_TAG = const(0x88)
+_SAK_MORE = const(0x04)  # SAK: the UID is not complete, next cascade level
 
 VERSIONS = (0x88, 0x90, 0x91, 0x92, 0x12, 0xB2)  # MFRC522 v0/v1/v2 and common clones
 
-# states of the tag exchange
-_IDLE = const(0)
-_REQ = const(1)
-_ANTICOLL = const(2)
-_SELECT = const(3)
-_HALT = const(4)
+# states
+_OFF = const(0)  # the chip does not answer: a reset is tried again now and then
+_WAKE = const(1)  # reset given, waiting for PowerDown to read 0
+_IDLE = const(2)
+_REQ = const(3)
+_ANTICOLL = const(4)
+_SELECT = const(5)
+_HALT = const(6)
 
-GIVE_UP_POLLS = const(40)  # an exchange the chip never ends (it should in 25 ms): reset
+WAKE_MS = const(150)  # the reference driver's longest wait for PowerDown after a reset
+WAKE_POLLS = const(30)  # the same wait in the scan loop (a poll every 5 ms)
+GIVE_UP_POLLS = const(10)  # an exchange the chip never ends (its timer ends each in 2.5 ms)
+RETRY_POLLS = const(200)  # a chip that does not answer: try a reset again (1 s of scans)
+
+# results of an exchange
+_SILENT = const(-1)
+_GARBLED = const(-2)
+_COLLIDED = const(-3)
 
 
 class ReaderError(Exception):
@@ -68,19 +92,30 @@ def crc_a(data, n):
 
 
 class MFRC522:
-    def __init__(self, spi, cs, rst=None):
+    def __init__(self, spi, cs, rst=None, sleep_ms=None):
         self._spi = spi
         self._cs = cs
         self._rst = rst
+        if sleep_ms is None:
+            import time
+
+            sleep_ms = time.sleep_ms
+        self._sleep_ms = sleep_ms
         self._tx = bytearray(2)
         self._rx = bytearray(2)
-        self._buf = bytearray(10)  # a tag frame: at most 9 bytes + spare
+        self._buf = bytearray(10)  # a frame to or from a tag: at most 9 bytes
+        self._cl = bytearray(5)  # the cascade level being resolved: 4 UID bytes (or CT + 3), BCC
+        self._known = 0  # bits of _cl known so far (0..32)
         self._uid = bytearray(10)
         self._uid_len = 0
         self._level = 0
-        self._state = _IDLE
+        self._state = _OFF
         self._waited = 0
-        self.errors = 0  # exchanges that failed (noise, collisions, lost tags)
+        self.errors = 0  # exchanges that failed (noise, a tag gone mid-read, bad CRC or BCC)
+        self.collisions = 0  # bit collisions resolved (several tags answering at once)
+        self.resets = 0  # chip resets after it stopped answering
+        self.power_ups = 0  # times the field came on: every tag in it just powered up (IDLE)
+        self.quiet = 0  # REQAs in a row that no tag answered (every tag in the field halted)
         self.ok = False
         cs.value(1)
 
@@ -101,140 +136,277 @@ class MFRC522:
         self._cs.value(1)
         return self._rx[1]
 
+    # --- reset and set-up ------------------------------------------------------------
+
     def init(self):
-        """Reset and configure the chip; ReaderError when no MFRC522 answers."""
-        if self._rst is not None:
-            self._rst.value(1)
-        self._write(_COMMAND, _CMD_SOFT_RESET)
+        """Reset and configure the chip, waiting for it (at boot: up to WAKE_MS). Returns the
+        version; ReaderError when no MFRC522 answers (poll() keeps trying to reset it)."""
+        self._reset()
+        for _ in range(WAKE_MS):
+            if not self._read(_COMMAND) & _POWER_DOWN:
+                break
+            self._sleep_ms(1)
         version = self._read(_VERSION)
         if version not in VERSIONS:
-            self.ok = False
+            self._off()
             raise ReaderError("no MFRC522 answers on SPI (VersionReg = 0x%02x)" % version)
-        # timer: prescaler 0xA9 -> 40 kHz tick (13.56 MHz / (2 * 169 + 1)), reload 1000:
-        # 25 ms, started automatically at the end of each transmission (TAuto)
+        self._configure()
+        return version
+
+    def _reset(self):
+        """A hard reset through NRSTPD when wired (a chip stuck on SPI still takes it), else
+        SoftReset. Either puts every register back to its reset value and turns the antenna
+        off: every tag in the field loses power (MFRC522 8.6.1, 10.3.1.10)."""
+        if self._rst is not None:
+            self._rst.value(0)  # NRSTPD low >= 100 ns (8.8.1): a pin write takes longer
+            self._rst.value(1)
+        else:
+            self._write(_COMMAND, _CMD_SOFT_RESET)
+        self._state = _WAKE
+        self._waited = 0
+
+    def _configure(self):
+        # timer: TAuto, prescaler 0xA9 -> 40 kHz (13.56 MHz / (2 * 169 + 1)), reload 99:
+        # 2.5 ms from the end of each transmission. Every answer of ISO 14443-3's commands
+        # starts within 0.1 ms (FDT, 6.2.1.1) and HLTA's silence counts after 1 ms (6.4.4).
         self._write(_T_MODE, 0x80)
         self._write(_T_PRESCALER, 0xA9)
-        self._write(_T_RELOAD_H, 0x03)
-        self._write(_T_RELOAD_L, 0xE8)
+        self._write(_T_RELOAD_H, 0x00)
+        self._write(_T_RELOAD_L, 99)
         self._write(_TX_ASK, 0x40)  # 100 % ASK modulation (ISO 14443A)
         self._write(_MODE, 0x3D)  # CRC preset 0x6363
+        self._write(_COLL, 0x00)  # ValuesAfterColl 0: bits after a collision read 0 (9.3.1.15)
         self._write(_TX_CONTROL, self._read(_TX_CONTROL) | 0x03)  # antenna on
+        self.power_ups += 1
+        self.quiet = 0
         self.ok = True
-        return version
+        self._state = _IDLE
+
+    def _off(self):
+        self.ok = False
+        self._state = _OFF
+        self._waited = 0
+
+    def _restart(self):
+        """The chip stopped answering as it should: reset it (the field goes off with it)."""
+        self.resets += 1
+        self._reset()
 
     # --- the exchange, one step per poll -------------------------------------------
 
-    def _transceive(self, data, n, bits=0):
+    def _transceive(self, n, framing=0):
+        """Sends self._buf[:n]; framing = RxAlign << 4 | TxLastBits (BitFramingReg)."""
+        buf = self._buf
         self._write(_COMMAND, _CMD_IDLE)
         self._write(_COM_IRQ, 0x7F)  # clear every interrupt request
         self._write(_FIFO_LEVEL, 0x80)  # flush the FIFO
         for i in range(n):
-            self._write(_FIFO_DATA, data[i])
+            self._write(_FIFO_DATA, buf[i])
         self._write(_COMMAND, _CMD_TRANSCEIVE)
-        self._write(_BIT_FRAMING, 0x80 | bits)  # StartSend
+        self._write(_BIT_FRAMING, 0x80 | framing)  # StartSend
         self._waited = 0
 
     def _result(self):
-        """None while the exchange runs; -1 when it failed or nobody answered; else the
-        number of bytes received (in self._buf)."""
+        """None while the exchange runs; _SILENT (nobody answered), _GARBLED, _COLLIDED (the
+        received bits are in self._buf, the collision's CollPos in self._collpos), or the
+        number of bytes received into self._buf."""
         irq = self._read(_COM_IRQ)
-        if not irq & (_IRQ_RX | _IRQ_IDLE | _IRQ_TIMER | _IRQ_ERR):
+        if not irq & (_IRQ_RX | _IRQ_TIMER | _IRQ_ERR):
+            # Transceive never ends by itself (10.3.1.8): IdleIRq here means the chip dropped
+            # the command (it reset itself); no IRQ at all for long means it hangs
             self._waited += 1
-            if self._waited < GIVE_UP_POLLS:
-                return None
-            self.errors += 1  # the chip never ended it: start over
-            return -1
-        self._write(_BIT_FRAMING, 0)
-        if irq & _IRQ_TIMER and not irq & _IRQ_RX:
-            return -1  # no tag answered
-        if self._read(_ERROR) & 0x1B:  # buffer overflow, collision, parity, protocol
+            if irq & _IRQ_IDLE or self._waited >= GIVE_UP_POLLS:
+                self.errors += 1
+                self._restart()
+            return None
+        if not irq & _IRQ_RX:
+            return _SILENT if irq & _IRQ_TIMER else _GARBLED
+        err = self._read(_ERROR)
+        if err & _ERR_OTHER:
             self.errors += 1
-            return -1
+            return _GARBLED
         n = self._read(_FIFO_LEVEL)
         if n > len(self._buf):
             self.errors += 1
-            return -1
+            return _GARBLED
         for i in range(n):
             self._buf[i] = self._read(_FIFO_DATA)
+        if err & _ERR_COLL:
+            coll = self._read(_COLL)
+            if coll & _COLL_POS_NOT_VALID:
+                self.errors += 1
+                return _GARBLED
+            self._collpos = (coll & 0x1F) or 32
+            self._got = n
+            return _COLLIDED
         return n
 
+    _collpos = 0
+    _got = 0
+
     def busy(self):
-        """Whether an exchange with a tag is under way (poll() will continue it)."""
-        return self._state != _IDLE
+        """Whether a tag is being read (poll() will go on with it) or the chip is starting."""
+        return self._state != _IDLE and self._state != _OFF
 
     def poll(self):
-        """Advance the tag exchange by one step. Returns a new UID (bytes) when a tag has
-        just been read and halted, else None."""
-        buf = self._buf
+        """Advance by one step. Returns a UID (bytes) when a tag has just been read and
+        halted, else None."""
         state = self._state
+        if state == _OFF:
+            self._waited += 1
+            if self._waited >= RETRY_POLLS:
+                self._restart()
+            return None
+        if state == _WAKE:
+            if self._read(_COMMAND) & _POWER_DOWN:
+                self._waited += 1
+                if self._waited >= WAKE_POLLS:
+                    self._off()
+                return None
+            if self._read(_VERSION) not in VERSIONS:
+                self._off()
+                return None
+            self._configure()
+            return None
+        buf = self._buf
         if state == _IDLE:
             buf[0] = _REQA
-            self._write(_COLL, 0x80)  # keep received bits after a collision clear
-            self._transceive(buf, 1, 7)  # REQA is a short frame: 7 bits
+            self._transceive(1, 7)  # REQA is a short frame: 7 bits
             self._state = _REQ
             return None
         n = self._result()
         if n is None:
             return None
-        if state == _HALT:  # a halted tag does not answer: the timeout is the success
+        if state == _HALT:
+            # ISO 14443-3 6.4.4: no answer within 1 ms is the HLTA's success; any answer
+            # means it failed. The UID was complete either way; a tag that did not halt is
+            # read again and CardReads drops the repeat.
             self._state = _IDLE
+            if n != _SILENT:
+                self.errors += 1
             return bytes(self._uid[: self._uid_len])
-        if n < 0:
-            self._state = _IDLE
-            return None
         if state == _REQ:
-            if n != 2:
+            if n == _SILENT:
+                self.quiet += 1
                 self._state = _IDLE
                 return None
+            self.quiet = 0
+            if n == _GARBLED:
+                self._state = _IDLE
+                return None
+            # an ATQA, or several that collided (tags of different kinds): a tag is there
             self._level = 0
             self._uid_len = 0
-            self._anticoll()
-        elif state == _ANTICOLL:
-            if n != 5 or buf[0] ^ buf[1] ^ buf[2] ^ buf[3] != buf[4]:
-                self.errors += 1  # bad BCC: noise or two tags answering
-                self._state = _IDLE
-                return None
-            self._select()
+            self._anticoll(0)
+            return None
+        if n == _SILENT or n == _GARBLED:
+            if n == _SILENT:
+                self.errors += 1  # the tag left mid-read
+            self._state = _IDLE
+            return None
+        if state == _ANTICOLL:
+            self._anticoll_result(n)
         elif state == _SELECT:
-            if n != 3:
-                self._state = _IDLE
-                return None
-            if buf[0] & 0x04:  # SAK: UID not complete, next cascade level
-                self._level += 1
-                if self._level > 2:
-                    self._state = _IDLE
-                    return None
-                self._anticoll()
-            else:
-                self._halt()
+            self._select_result(n)
         return None
 
-    def _anticoll(self):
+    def _anticoll(self, known):
+        """ANTICOLLISION at the current level with the first `known` bits of self._cl: NVB
+        says how many bytes and bits are sent (14443-3 6.4.3.3); the tags answer the rest,
+        their first bit stored at bit `known % 8` of the FIFO's first byte (RxAlign)."""
+        self._known = known
         buf = self._buf
         buf[0] = _SEL[self._level]
-        buf[1] = 0x20
-        self._transceive(buf, 2)
+        full = known >> 3
+        part = known & 7
+        buf[1] = ((2 + full) << 4) | part
+        n = full + (1 if part else 0)
+        for i in range(n):
+            buf[2 + i] = self._cl[i]
+        self._transceive(2 + n, part << 4 | part)
         self._state = _ANTICOLL
+
+    def _merge(self, got):
+        """Puts the received bytes (self._buf[:got]) into self._cl after the known bits."""
+        known = self._known
+        first = known >> 3
+        keep = (1 << (known & 7)) - 1  # the known bits of the first byte
+        cl = self._cl
+        buf = self._buf
+        for i in range(got):
+            j = first + i
+            if j > 4:
+                break
+            cl[j] = (cl[j] & keep) | (buf[i] & ~keep & 0xFF) if i == 0 else buf[i]
+
+    def _anticoll_result(self, n):
+        known = self._known
+        if n == _COLLIDED:
+            self._merge(self._got)
+            # CollPos counts the FIFO's bits from 1 (the RxAlign offset included, MFRC522
+            # 9.3.1.15): bit c of the cascade level, from 0, collided
+            c = (known >> 3) * 8 + self._collpos - 1
+            if c < known or c >= 32:
+                self.errors += 1  # a position that cannot be: start over
+                self._state = _IDLE
+                return
+            self.collisions += 1
+            # the bits before c are valid; choose 1 for bit c (14443-3 6.4.3.1 step 7) and
+            # ask again: only tags with a 1 there answer
+            self._cl[c >> 3] = (self._cl[c >> 3] & ((1 << (c & 7)) - 1)) | (1 << (c & 7))
+            if c + 1 < 32:
+                self._anticoll(c + 1)
+                return
+            cl = self._cl  # the whole UID part is known: the BCC follows from it
+            cl[4] = cl[0] ^ cl[1] ^ cl[2] ^ cl[3]
+            self._select()
+            return
+        if n != 5 - (known >> 3):
+            self.errors += 1
+            self._state = _IDLE
+            return
+        self._merge(n)
+        cl = self._cl
+        if cl[0] ^ cl[1] ^ cl[2] ^ cl[3] != cl[4]:
+            self.errors += 1  # bad BCC: noise
+            self._state = _IDLE
+            return
+        self._select()
 
     def _select(self):
         buf = self._buf
-        # buf[0:5] holds the 4 UID bytes (or cascade tag + 3) and BCC from anticollision
-        start = 1 if buf[0] == _CASCADE_TAG else 0
-        for i in range(start, 4):
-            self._uid[self._uid_len] = buf[i]
-            self._uid_len += 1
-        for i in range(4, -1, -1):
-            buf[i + 2] = buf[i]
         buf[0] = _SEL[self._level]
         buf[1] = 0x70
+        for i in range(5):
+            buf[2 + i] = self._cl[i]
         buf[7], buf[8] = crc_a(buf, 7)
-        self._transceive(buf, 9)
+        self._transceive(9)
         self._state = _SELECT
 
-    def _halt(self):
+    def _select_result(self, n):
         buf = self._buf
-        buf[0] = 0x50
+        if n != 3 or crc_a(buf, 1) != (buf[1], buf[2]):
+            self.errors += 1  # SAK damaged (14443-3 6.4.3.4: SAK is sent with CRC_A)
+            self._state = _IDLE
+            return
+        cl = self._cl
+        if buf[0] & _SAK_MORE:
+            # not the last level: this level's first byte is the cascade tag (by position)
+            if cl[0] != _CASCADE_TAG or self._level >= 2:
+                self.errors += 1
+                self._state = _IDLE
+                return
+            for i in range(1, 4):
+                self._uid[self._uid_len] = cl[i]
+                self._uid_len += 1
+            self._level += 1
+            self._anticoll(0)
+            return
+        for i in range(4):
+            self._uid[self._uid_len] = cl[i]
+            self._uid_len += 1
+        buf[0] = _HLTA
         buf[1] = 0x00
         buf[2], buf[3] = crc_a(buf, 2)
-        self._transceive(buf, 4)
+        self._transceive(4)
         self._state = _HALT

@@ -26,23 +26,32 @@ class Sense:
         self.buttons = Debouncer(8, **kw) if board.buttons else None
         self.goals = Debouncer(8, **kw) if board.goals else None
         self.scans = 0
+        self.chain_errors = 0  # scans whose frame failed the chain's check (hal/shiftin.py)
         self.tap = None  # callable(bit, level): every settled sensor edge, for calibration
 
     def step(self, now, game):
         b = self.board
         if self.sensors:
             deb = self.sensors
-            n = deb.update(b.chain.read(), now)
+            frame = b.chain.read()
+            if not b.chain.intact:  # not the chain talking (see hal/shiftin.py): not believed
+                self.chain_errors += 1
+                frame = deb.stable
+            n = deb.update(frame, now)
             for i in range(n):
                 game.on_sensor(deb.edges[i], deb.levels[i], now)
                 if self.tap:
                     self.tap(deb.edges[i], deb.levels[i])
         if self.cards:
             read = self.cards.poll(now)
-            if read and read[2]:
-                game.on_enrolled(read[0], read[1])
-            elif read:
-                game.on_card(read[0], read[1], now)
+            if read:
+                kind, card, uid = read
+                if kind == "card":
+                    game.on_card(card, uid, now)
+                elif kind == "pile":
+                    game.on_pile(card, now)
+                else:
+                    game.on_enrolled(card, uid)
         if self.buttons:
             deb = self.buttons
             n = deb.update(b.buttons.read(), now)
@@ -64,15 +73,21 @@ class Sense:
         b = self.board
         report = {"reader": "none fitted"}  # type: dict
         if b.reader is not None:
-            report["reader"] = "ok" if getattr(b.reader, "ok", False) else "not answering"
-            report["reader_errors"] = getattr(b.reader, "errors", 0)
+            r = b.reader
+            report["reader"] = "ok" if getattr(r, "ok", False) else "not answering"
+            report["reader_errors"] = getattr(r, "errors", 0)
+            report["reader_resets"] = getattr(r, "resets", 0)
         if self.sensors:
             frame = b.chain.read()
             n = len(frame)
-            if all(x == 0xFF for x in frame):
-                report["chain"] = "every input high: chain unplugged or MISO floating?"
-            else:
+            if b.chain.intact:
                 report["chain"] = "ok"
+            else:
+                report["chain"] = (
+                    "the byte after the last register is not the SER level: MISO unplugged "
+                    "or floating, or the chain longer than the sensor map"
+                )
+            report["chain_errors"] = self.chain_errors
             report["sensors_on"] = [
                 b.names[i]
                 for i in range(len(b.names))

@@ -1,52 +1,91 @@
 # The simulated table: physical truth (which sensors see a magnet, which tags lie on the
-# reader, which buttons are down) behind the real drivers, through the bus stand-ins of
-# sim/chips.py and the same hardware maps the board loads. Never deployed.
+# reader, which buttons are down) behind the real drivers, through the chip models of
+# sim/chips.py wired as hardware/pinmap.json says (SPI modes and clocks included) and the same
+# hardware maps the board loads. Never deployed.
 from hal.inputs import Inputs
-from hal.mfrc522 import MFRC522
+from hal.mfrc522 import MFRC522, ReaderError
 from hal.shiftin import ShiftChain
 from sense import hwmap
 from sense.scan import Board
-from sim.chips import MFRC522Bus, Pin, ShiftChainBus
+from sim.chips import (
+    ChainSPI,
+    DRV5032Array,
+    HC165Chain,
+    MFRC522Chip,
+    Pin,
+    SPIBus,
+)
 
 BUTTON_MS = 120  # how long a simulated press holds the button down
-PILE = 4  # cards of the discard pile kept in the simulated reader's field
 
 
 class SimBoard:
     def __init__(self, hw_dir, clock):
         self.clock = clock
         names = hwmap.sensor_names(hw_dir)
+        self.names = names
         self.index = {}
         for i in range(len(names)):
             self.index[names[i]] = i
         nbytes = (len(names) + 7) // 8
-        self.truth = bytearray(nbytes)  # bit i: a magnet over sensor i
-        self._glitch = bytearray(nbytes)  # bits read inverted (noise) ...
+        self.nbytes = nbytes
+        self.part = hwmap.sensor_part(hw_dir)
+        pins = hwmap.load(hw_dir, "pinmap.json")
+        now = clock.ticks_ms()
+        # the Hall sensors: outputs LOW over a magnet, updated at their own sampling period
+        self.sensors = DRV5032Array(len(names), self.part["part"], now)
+        self._glitch = bytearray(nbytes)  # bits read inverted on the wire (noise) ...
         self._glitch_until = {}  # ... until these times (bit -> ms)
-        chain_bus = ShiftChainBus(self._raw)
-        reader_bus = MFRC522Bus(latency=1)
-        self.reader_bus = reader_bus
-        reader = MFRC522(reader_bus, reader_bus.cs)
-        reader.init()
+        c = pins["shift_chain"]
+        self.chain = HC165Chain(nbytes, self._raw, c.get("vcc", 3.3))
+        self.chain_spi = ChainSPI(
+            self.chain, c["baudrate"], c.get("polarity", 0), c.get("phase", 0), bitwise=False
+        )
+        r = pins["reader"]
+        self.reader_chip = MFRC522Chip(lambda: clock.ticks_ms() * 1000)
+        self.reader_spi = SPIBus(
+            r["baudrate"], r.get("polarity", 0), r.get("phase", 0), (self.reader_chip,)
+        )
         self.button_pins = {"undo": Pin(1), "new": Pin(1), "pause": Pin(1)}
         self.goal_pins = {"A": Pin(1), "B": Pin(1)}
         self._release = {}  # button -> time to let go
         self._unglitch = {}  # goal -> time its glitch ends
-        registry = hwmap.registry(hw_dir)
+        self.registry = hwmap.registry(hw_dir)
         self.uids = {}  # type: dict[str, list[str]]  # card -> UIDs (two jokers: "X")
-        for uid in registry:
-            self.uids.setdefault(registry[uid], []).append(uid)
+        for uid in self.registry:
+            self.uids.setdefault(self.registry[uid], []).append(uid)
         self._laid = []
         self.deck = 52  # cards in a deck (the simulator sets 54 with jokers)
         self._dealt = 0
+        self.board = None  # type: Board | None
+
+    def boot(self):
+        """The firmware starts: new drivers (the board's RAM is new), set up as hal/board.py
+        sets up the real ones; the chips and what lies on them are as they are."""
+        reader = MFRC522(
+            self.reader_spi, self.reader_chip.nss, self.reader_chip.nrstpd, self.clock.sleep_ms
+        )
+        try:
+            reader.init()
+        except ReaderError:
+            pass  # poll() keeps trying; selftest says so
         self.board = Board(
-            chain=ShiftChain(chain_bus, chain_bus.latch, nbytes),
+            chain=ShiftChain(
+                self.chain_spi, self.chain.sh_ld, self.nbytes, self.part["active_low"]
+            ),
             reader=reader,
             buttons=Inputs(("undo", "new", "pause"), self.button_pins),
             goals=Inputs(("A", "B"), self.goal_pins),
-            names=names,
-            registry=registry,
+            names=self.names,
+            registry=self.registry,
         )
+        return self.board
+
+    def power_cut(self):
+        """The power goes and comes back: the reader's field drops (every tag on it wakes up
+        again), the sensors restart and sample what is over them."""
+        self.reader_chip.power_cut()
+        self.sensors.power_up(self.clock.ticks_ms())
 
     def _raw(self):
         now = self.clock.ticks_ms()
@@ -54,9 +93,11 @@ class SimBoard:
             if now >= self._glitch_until[bit]:
                 self._glitch[bit >> 3] &= ~(1 << (bit & 7))
                 del self._glitch_until[bit]
-        out = bytearray(len(self.truth))
-        for b in range(len(out)):
-            out[b] = self.truth[b] ^ self._glitch[b]
+        out = self.sensors.levels(now)
+        if self._glitch_until:
+            out = bytearray(out)
+            for b in range(len(out)):
+                out[b] ^= self._glitch[b]
         return out
 
     def tick(self):
@@ -77,15 +118,10 @@ class SimBoard:
         return self.index[name]
 
     def level(self, name):
-        i = self.index[name]
-        return self.truth[i >> 3] >> (i & 7) & 1
+        return self.sensors.present(self.index[name])
 
     def set(self, name, level):
-        i = self.index[name]
-        if level:
-            self.truth[i >> 3] |= 1 << (i & 7)
-        else:
-            self.truth[i >> 3] &= ~(1 << (i & 7))
+        self.sensors.set(self.index[name], level, self.clock.ticks_ms())
 
     def glitch(self, name, ms):
         if name in self.goal_pins:  # a goal sensor reads the opposite for `ms`
@@ -103,7 +139,7 @@ class SimBoard:
         self._dealt += 1
         if self._dealt > self.deck:
             self._dealt = 1
-            self.reader_bus.lift()
+            self.reader_chip.lift()
             self._laid = []
         uids = self.uids.get(card)
         if not uids:
@@ -114,14 +150,18 @@ class SimBoard:
         self.lay_tag(uid)
 
     def lay_tag(self, uid_hex):
-        """The tag goes on top of the pile. The simulated field holds the top PILE cards
-        (halted, silent); older ones are dropped to keep the simulator's heap bounded."""
+        """The tag goes on top of the pile, the cards under it stay in the field. A tag
+        already on the pile is picked out of it first (lifted, it loses power)."""
         uid = bytes.fromhex(uid_hex)
+        if uid_hex in self._laid:
+            self._laid.remove(uid_hex)
         self._laid.append(uid_hex)
-        del self._laid[:-PILE]
-        self.reader_bus.lift(uid)
-        self.reader_bus.lay(uid)
-        del self.reader_bus.tags[:-PILE]
+        self.reader_chip.lift(uid)
+        self.reader_chip.lay(uid)
+
+    def pile(self):
+        """The tags lying on the reader (UID hex), bottom first."""
+        return list(self._laid)
 
     def press(self, button):
         self.button_pins[button].value(0)
@@ -134,8 +174,9 @@ class SimBoard:
         """Magnets where a Tock position has pawns: track, home, and the rest in camp."""
         from games.tock.rules import CELLS, COLOURS, square_name
 
-        for b in range(len(self.truth)):
-            self.truth[b] = 0
+        for i in range(len(self.names)):
+            if self.sensors.present(i):
+                self.sensors.set(i, 0, self.clock.ticks_ms())
         for s in range(CELLS):
             if pos.cells[s]:
                 self.set(square_name(s), 1)

@@ -44,6 +44,7 @@ class Sim:
             self.board.deck = 52 + self.game.pos.flags["jokers"]
             if not self.game.resumed:
                 self.board.set_position(self.game.pos)
+                self.board.sensors.power_up(clock.ticks_ms())  # the pawns were there already
 
     def boot(self, boot_id):
         """Power-up: everything in RAM is new (link, ring, game, sensing); the flash (the
@@ -54,17 +55,16 @@ class Sim:
         self.ring.clear()
         self.link = Link(self.transport.write, boot_id, ring=self.ring)
         settings = self.settings
-        self.game = make_game(settings["game"], self.link.emit, self.board.board.names, settings)
+        board = self.board.boot()
+        self.game = make_game(settings["game"], self.link.emit, board.names, settings)
         store = Store(self.state_dir) if self.state_dir else None
-        self.table = Table(
-            self.transport, self.clock, self.link, self.game, Sense(self.board.board), store
-        )
+        self.table = Table(self.transport, self.clock, self.link, self.game, Sense(board), store)
         self.link.on_command = self.command  # Table set its own: the simulator's comes first
         self.table.resume()
 
     def reset(self):
         """The `reset` action: the power goes and comes back."""
-        self.board.reader_bus.power_cycle()
+        self.board.power_cut()
         self.boot("%08x" % (int.from_bytes(__import__("os").urandom(4), "big")))
         self.link.greet()
 
