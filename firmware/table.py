@@ -3,7 +3,10 @@
 # same loop runs on the board (main.py) and in the simulator (sim/run.py).
 from micropython import const
 
+from clock import elapsed
+
 SCAN_MS = const(5)  # 200 scans a second: see firmware/sense for why
+ERROR_MS = const(1000)  # a step that keeps failing is reported at most once a second
 
 
 def make_game(name, emit, names, settings):
@@ -38,6 +41,9 @@ class Table:
         self.watchdog = watchdog  # machine.WDT on a board: fed every pass
         self._use(game)
         self.running = True
+        self.failures = 0  # steps and commands that raised (reported as `error` events)
+        self._failed_at = None
+        self._unsaid = 0  # failures since the last report
         link.on_command = self.command
         link.snapshot = self.snapshot
         link.about = self.about
@@ -53,10 +59,17 @@ class Table:
 
     def command(self, cmd):
         """A host command other than hello/snapshot: None when done, else why refused."""
+        try:
+            return self._command(cmd)
+        except Exception as e:  # a bug in a handler: the command is refused, the table goes on
+            self.failed(e)
+            return "the firmware failed on this command (%s: %s)" % (type(e).__name__, e)
+
+    def _command(self, cmd):
         name = cmd["cmd"]
         if name == "repl":
-            # P5's escape: answer, give Ctrl-C back, leave the loop; main.py then returns to
-            # the REPL so mpremote can take over.
+            # P5's escape: answer, give Ctrl-C back, leave the loop; main.py then restarts
+            # the board in safe mode (no table, no watchdog) so mpremote can take over.
             self.running = False
             return None
         if name == "enrol":
@@ -203,6 +216,34 @@ class Table:
             self.link.emit({"type": "error", "what": "saved-game", "why": self.store.error})
 
     def step(self):
+        """One pass of the loop. An exception in it (a bug in a game's handler, say) is
+        reported as an `error` event and the loop goes on: the watchdog is for hangs."""
+        try:
+            self._step()
+        except Exception as e:
+            self.failed(e)
+        if self.watchdog:
+            self.watchdog.feed()
+
+    def failed(self, e):
+        """Report an exception the loop caught, at most once every ERROR_MS (with how
+        many were not reported): a bug hit on every scan must not flood the link."""
+        self.failures += 1
+        now = self.clock.ticks_ms()
+        if self._failed_at is not None and elapsed(now, self._failed_at) < ERROR_MS:
+            self._unsaid += 1
+            return
+        self._failed_at = now
+        ev = {"type": "error", "what": "firmware", "why": "%s: %s" % (type(e).__name__, e)}  # type: dict
+        if self._unsaid:
+            ev["repeats"] = self._unsaid
+            self._unsaid = 0
+        try:
+            self.link.emit(ev)
+        except Exception:
+            self._unsaid += 1  # out of memory, likely: the next report counts this one
+
+    def _step(self):
         data = self.transport.read()
         if data:
             self.link.receive(data)
@@ -215,8 +256,6 @@ class Table:
             if self.store and game.unsaved and self.store.due(now):
                 self.save()
         self.link.tick(self.clock)
-        if self.watchdog:
-            self.watchdog.feed()
 
     def run(self):
         self.transport.table_mode()
