@@ -10,6 +10,7 @@ STUBS_PIN := micropython-esp32-stubs==1.29.0.post1
 HEAP := 96k
 SIM_HEAP := 256k
 PORT ?=
+BOARD ?= esp32
 
 FW_TESTS := $(sort $(basename $(notdir $(wildcard tests/firmware/test_*.py))))
 
@@ -70,8 +71,8 @@ size: mpy
 	@$(BIN)/python -m plateau size
 
 deploy: mpy
-	@test -n "$(PORT)" || { echo "usage: make deploy PORT=/dev/ttyUSB0"; exit 2; }
-	$(BIN)/plateau deploy --port $(PORT)
+	@test -n "$(PORT)" || { echo "usage: make deploy PORT=/dev/ttyUSB0 [BOARD=esp32s3]"; exit 2; }
+	$(BIN)/plateau deploy --port $(PORT) --board $(BOARD)
 
 demo: $(STAMP)
 	$(BIN)/plateau demo

@@ -1,42 +1,68 @@
-# Board entry point: runs at power-up. Builds the real hardware, resumes the saved game, and
-# runs the table loop. Ctrl-C is off while the table runs (P5); the host's `repl` command
-# ends the loop and gives the REPL back, so `mpremote` can always take over.
-# The ring's store must be one block of the heap: take it before the imports fragment it.
-from link.ring import Ring
+# Board entry point: runs at power-up after boot.py. Unless boot.py chose safe mode
+# (safemode.py), builds the real hardware, resumes the saved game and runs the table loop.
+# Ctrl-C is off while the table runs (P5); the host's `repl` command ends the loop, and the
+# board restarts in safe mode so `mpremote` (and `make deploy`) always get the REPL.
+import safemode
 
-RING = Ring()
+if not safemode.decided:  # no boot.py on the board: decide here
+    import machine
 
-import os  # noqa: E402
+    safemode.decide(machine)
 
-from store import Store  # noqa: E402
+WDT_MS = 8000  # a hang restarts the board; the loop feeds it every 5 ms scan
 
-from clock import BoardClock  # noqa: E402
-from link.link import Link  # noqa: E402
-from link.stdio import StdioTransport  # noqa: E402
-from sense.scan import Sense  # noqa: E402
-from table import Table, make_game  # noqa: E402
+
+def boot_id():
+    import os
+
+    return "%08x" % int.from_bytes(os.urandom(4), "big")
+
+
+def run(ring):
+    import sys
+    import time
+
+    import machine
+
+    from clock import BoardClock
+    from hal.board import build
+    from link.link import Link
+    from link.stdio import StdioTransport
+    from sense.scan import Sense
+    from store import Store
+    from table import Table, make_game
+
+    try:
+        board, problems = build("hardware")
+        transport = StdioTransport()
+        link = Link(transport.write, boot_id(), ring=ring)
+        game = make_game(GAME, link.emit, board.names, {})
+        table = Table(transport, BoardClock(), link, game, Sense(board), Store("state"))
+        table.resume()
+        link.greet()
+        for why in problems:
+            link.emit({"type": "error", "what": "hardware", "why": why})
+    except Exception as e:
+        # the table cannot start: say why and stay at the REPL, the watchdog not started
+        # (started, it would restart the board into the same failure every 8 s)
+        print("plateau: the table could not start:")
+        sys.print_exception(e)
+        return
+    table.watchdog = safemode.Watchdog(machine.WDT(timeout=WDT_MS))
+    table.run()
+    if not table.running:  # the `repl` command: restart into safe mode
+        safemode.request()
+        time.sleep_ms(200)  # the answer leaves the UART before the reset
+        machine.reset()
+
 
 GAME = "tock"  # the game at first power-up; `plateau send new weykick ...` changes it, and a
 # saved game of either kind is resumed as that game
 
+if safemode.why:
+    print("plateau: safe mode (%s): the table is not started" % safemode.why)
+else:
+    # The ring's store must be one block of the heap: take it before the imports fragment it.
+    from link.ring import Ring
 
-def boot_id():
-    return "%08x" % int.from_bytes(os.urandom(4), "big")
-
-
-def run():
-    from hal.board import build
-
-    board, watchdog, problems = build("hardware")
-    transport = StdioTransport()
-    link = Link(transport.write, boot_id(), ring=RING)
-    game = make_game(GAME, link.emit, board.names, {})
-    table = Table(transport, BoardClock(), link, game, Sense(board), Store("state"), watchdog)
-    table.resume()
-    link.greet()
-    for why in problems:
-        link.emit({"type": "error", "what": "hardware", "why": why})
-    table.run()
-
-
-run()
+    run(Ring())

@@ -1,6 +1,7 @@
 # The real board, built from hardware/pinmap.json: the only place that touches `machine`
-# besides the drivers it hands buses to. Untested here (no ESP32): it is type-checked
-# against the ESP32 stubs and follows the pin map the simulator also reads.
+# besides the drivers it hands buses to, and main.py/boot.py. It has not run on an ESP32
+# here: it is type-checked against the ESP32 stubs, and a test runs it under MicroPython with
+# a stand-in `machine` wired to the chip models (tests/host/test_boot.py).
 import machine
 
 from hal.inputs import Inputs
@@ -9,54 +10,61 @@ from hal.shiftin import ShiftChain
 from sense import hwmap
 from sense.scan import Board
 
-WDT_MS = 8000  # a hang restarts the board; the loop feeds it every 5 ms scan
-
 
 def build(folder="hardware"):
-    """(Board, watchdog, problems): what could not be set up is reported, not fatal."""
+    """(Board, problems): what could not be set up is reported, not fatal."""
     pins = hwmap.load(folder, "pinmap.json")
     names = hwmap.sensor_names(folder)
     problems = []
     c = pins["shift_chain"]
     latch = machine.Pin(c["latch"], machine.Pin.OUT, value=1)
+    # The chain only sends: mosi=None leaves the bus's default MOSI pin (GPIO13 for SPI(1) on
+    # an ESP32) free. Mode and clock from the pin map: mode 2 at 1 MHz (hal/shiftin.py).
     spi = machine.SPI(
         c["spi"],
         baudrate=c["baudrate"],
-        polarity=0,
-        phase=0,
+        polarity=c.get("polarity", 1),
+        phase=c.get("phase", 0),
         sck=machine.Pin(c["sck"]),
+        mosi=None,
         miso=machine.Pin(c["miso"]),
     )
-    chain = ShiftChain(spi, latch, (len(names) + 7) // 8)
+    active_low = hwmap.sensor_part(folder)["active_low"]
+    chain = ShiftChain(spi, latch, (len(names) + 7) // 8, active_low)
     r = pins["reader"]
     rspi = machine.SPI(
         r["spi"],
         baudrate=r["baudrate"],
-        polarity=0,
-        phase=0,
+        polarity=r.get("polarity", 0),
+        phase=r.get("phase", 0),
         sck=machine.Pin(r["sck"]),
         mosi=machine.Pin(r["mosi"]),
         miso=machine.Pin(r["miso"]),
     )
-    mfrc = MFRC522(
+    reader = MFRC522(
         rspi,
         machine.Pin(r["cs"], machine.Pin.OUT, value=1),
         machine.Pin(r["rst"], machine.Pin.OUT, value=1),
     )
-    reader = mfrc  # type: MFRC522 | None
     try:
-        mfrc.init()
+        reader.init()
     except ReaderError as e:
-        problems.append(str(e))  # the table still plays; cards cannot be read: said at boot
-        reader = None
-    pull = machine.Pin.PULL_UP
+        # the table still plays; cards are read once the reader answers (it keeps trying)
+        problems.append(str(e))
+    up = machine.Pin.PULL_UP
     buttons = Inputs(
         ("undo", "new", "pause"),
-        {n: machine.Pin(p, machine.Pin.IN, pull) for n, p in pins["buttons"].items()},
+        {n: machine.Pin(p, machine.Pin.IN, up) for n, p in pins["buttons"].items()},
     )
-    # goal inputs 34/35 have no internal pull-up: the board's resistors do it (wiring.md)
+    # goal inputs: the ESP32's 34/35 have no internal pull-up (the board's resistors do it);
+    # the S3's take the internal one ("goal_pull" in its pin map)
+    pull = pins.get("goal_pull")
     goals = Inputs(
-        ("A", "B"), {n: machine.Pin(p, machine.Pin.IN) for n, p in pins["goals"].items()}
+        ("A", "B"),
+        {
+            n: machine.Pin(p, machine.Pin.IN, up) if pull else machine.Pin(p, machine.Pin.IN)
+            for n, p in pins["goals"].items()
+        },
     )
     board = Board(
         chain=chain,
@@ -66,4 +74,4 @@ def build(folder="hardware"):
         names=names,
         registry=hwmap.registry(folder),
     )
-    return board, machine.WDT(timeout=WDT_MS), problems
+    return board, problems

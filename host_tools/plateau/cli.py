@@ -296,7 +296,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
 def cmd_deploy(args: argparse.Namespace) -> int:
     from plateau import deploy
 
-    return deploy.deploy(args.port, dry_run=args.dry_run)
+    return deploy.deploy(args.port, args.board, dry_run=args.dry_run)
 
 
 def cmd_selftest(args: argparse.Namespace) -> int:
@@ -335,7 +335,7 @@ def cmd_size(args: argparse.Namespace) -> int:
         n = (BUILD / rel).stat().st_size
         total += n
         print(f"{n:7d}  {rel}")
-    print(f"{total:7d}  total .mpy deployed to the board (main.py goes as source)")
+    print(f"{total:7d}  total .mpy deployed to the board (boot.py and main.py go as source)")
     sim = sum(f.stat().st_size for f in (BUILD / "sim").rglob("*.mpy"))
     print(f"{sim:7d}  simulator only (firmware/sim, never deployed)")
     return 0
@@ -408,6 +408,12 @@ def main(argv: list[str] | None = None) -> int:
 
     dp = sub.add_parser("deploy", help="copy the firmware to a board with mpremote and reset it")
     dp.add_argument("--port", required=True, help="serial port of the board, e.g. /dev/ttyUSB0")
+    dp.add_argument(
+        "--board",
+        default="esp32",
+        choices=["esp32", "esp32s3"],
+        help="which pin map goes to the board as hardware/pinmap.json (default esp32)",
+    )
     dp.add_argument("--dry-run", action="store_true", help="print the mpremote commands only")
     dp.set_defaults(func=cmd_deploy)
 

@@ -1,0 +1,105 @@
+# A stand-in for MicroPython's `machine` on an ESP32, for running boot.py and main.py under the
+# unix port (tests/host/test_boot.py): pins and SPI buses wired, by the board's own pin map, to
+# the chip models of firmware/sim/chips.py. Watchdog, resets and pin set-ups are written to
+# machine.log in the board's folder, one line each, for the test to read; machine.json there
+# holds the test's knobs (reset cause, buttons held, tags on the reader, watchdog feeds before
+# the run is stopped). Never deployed.
+import json
+import time
+
+from sim.chips import ChainSPI, DRV5032Array, HC165Chain, MFRC522Chip, SPIBus, Tag
+from sim.chips import Pin as Wire
+
+PWRON_RESET = 1
+HARD_RESET = 2
+WDT_RESET = 3
+DEEPSLEEP_RESET = 4
+SOFT_RESET = 5
+
+
+def _log(*words):
+    with open("machine.log", "a") as f:
+        f.write(" ".join(str(w) for w in words) + "\n")
+
+
+def _knobs():
+    try:
+        with open("machine.json") as f:
+            return json.load(f)
+    except OSError:
+        return {}
+
+
+_KNOBS = _knobs()
+with open("hardware/pinmap.json") as f:
+    _MAP = json.load(f)
+with open("hardware/sensors.json") as f:
+    _NAMES = json.load(f)["bits"]
+_SENSORS = DRV5032Array(len(_NAMES), "DRV5032FB", time.ticks_ms())
+_CHAIN = HC165Chain(
+    (len(_NAMES) + 7) // 8,
+    lambda: _SENSORS.levels(time.ticks_ms()),
+    _MAP["shift_chain"].get("vcc", 3.3),
+)
+_CHIP = MFRC522Chip(time.ticks_us)
+for _uid in _KNOBS.get("tags", ()):
+    _CHIP.lay(Tag(bytes.fromhex(_uid)))
+_WIRES = {
+    _MAP["shift_chain"]["latch"]: _CHAIN.sh_ld,
+    _MAP["reader"]["cs"]: _CHIP.nss,
+    _MAP["reader"]["rst"]: _CHIP.nrstpd,
+}
+for _name, _gpio in _MAP["buttons"].items():
+    _WIRES[_gpio] = Wire(0 if _name in _KNOBS.get("held", ()) else 1)
+
+
+def violations():
+    return _CHAIN.violations + _CHIP.violations
+
+
+class Pin:
+    IN = 1
+    OUT = 3
+    PULL_UP = 2
+    PULL_DOWN = 1
+
+    def __init__(self, id, mode=-1, pull=-1, value=None):
+        self.id = id
+        _log("pin", id, mode, pull)
+        if id not in _WIRES:
+            _WIRES[id] = Wire(1)
+        self._wire = _WIRES[id]
+        if value is not None:
+            self._wire.value(value)
+
+    def value(self, v=None):
+        return self._wire.value(v)
+
+
+def SPI(id, baudrate=500000, polarity=0, phase=0, sck=None, mosi=-1, miso=None):
+    _log("spi", id, baudrate, polarity, phase, "mosi", mosi if mosi in (None, -1) else mosi.id)
+    if id == _MAP["shift_chain"]["spi"]:
+        return ChainSPI(_CHAIN, baudrate, polarity, phase, bitwise=False)
+    return SPIBus(baudrate, polarity, phase, (_CHIP,))
+
+
+class WDT:
+    def __init__(self, id=0, timeout=5000):
+        _log("wdt", timeout)
+        self.fed = 0
+        self.stop_after = _KNOBS.get("feeds", 100)
+
+    def feed(self):
+        self.fed += 1
+        if self.fed >= self.stop_after:
+            _log("fed", self.fed, "violations", len(violations()))
+            raise SystemExit(0)  # the test has seen enough of the loop
+
+
+def reset():
+    _log("reset")
+    raise SystemExit(0)
+
+
+def reset_cause():
+    return _KNOBS.get("cause", PWRON_RESET)
