@@ -23,13 +23,13 @@ def run(ring):
     import time
 
     import machine
+    from store import Store
 
     from clock import BoardClock
     from hal.board import build
     from link.link import Link
     from link.stdio import StdioTransport
     from sense.scan import Sense
-    from store import Store
     from table import Table, make_game
 
     try:

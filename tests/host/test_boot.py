@@ -8,11 +8,10 @@ import shutil
 import subprocess
 from pathlib import Path
 
+from link import frame
 from plateau import FIRMWARE, HARDWARE
 from plateau.build import BUILD, build
 from plateau.sim import SIM_HEAP, micropython
-
-from link import frame
 
 FAKE = Path(__file__).parent / "fakeboard"
 WDT_RESET = 3
