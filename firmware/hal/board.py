@@ -29,7 +29,8 @@ def build(folder="hardware"):
         mosi=None,
         miso=machine.Pin(c["miso"]),
     )
-    active_low = hwmap.sensor_part(folder)["active_low"]
+    part = hwmap.sensor_part(folder)
+    active_low = part["active_low"]
     chain = ShiftChain(spi, latch, (len(names) + 7) // 8, active_low)
     r = pins["reader"]
     rspi = machine.SPI(
@@ -73,5 +74,6 @@ def build(folder="hardware"):
         goals=goals,
         names=names,
         registry=hwmap.registry(folder),
+        sample_ms=part["sample_ms"],
     )
     return board, problems

@@ -70,6 +70,11 @@ WAKE_MS = const(150)  # the reference driver's longest wait for PowerDown after 
 WAKE_POLLS = const(30)  # the same wait in the scan loop (a poll every 5 ms)
 GIVE_UP_POLLS = const(10)  # an exchange the chip never ends (its timer ends each in 2.5 ms)
 RETRY_POLLS = const(200)  # a chip that does not answer: try a reset again (1 s of scans)
+# searches in a row that find no tag awake before every tag in the field counts as read: an
+# ATQA lost on the way leaves the tags READY, and the next REQA only sends them back to IDLE
+# without an answer (14443-3 6.3.3: any other command), so two silences can hide a tag
+QUIET = const(3)
+STOCK_POLLS = const(2000)  # read_field's bound: 2 s, room for more than a deck
 
 # results of an exchange
 _SILENT = const(-1)
@@ -243,6 +248,20 @@ class MFRC522:
 
     _collpos = 0
     _got = 0
+
+    def read_field(self, polls=STOCK_POLLS):
+        """Blocking, for power-up only: reads every tag awake in the field, a poll every
+        millisecond, until QUIET searches in a row find none (or `polls` run out). Returns
+        their UIDs. About 12 polls a tag: a deck in well under a second."""
+        uids = []
+        for _ in range(polls):
+            if self._state == _IDLE and self.quiet >= QUIET:
+                break
+            uid = self.poll()
+            if uid is not None:
+                uids.append(uid)
+            self._sleep_ms(1)
+        return uids
 
     def busy(self):
         """Whether a tag is being read (poll() will go on with it) or the chip is starting."""

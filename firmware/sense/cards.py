@@ -4,12 +4,14 @@
 # card lifted and laid again powers up fresh and is read again.
 #
 # The pile. Whenever the reader's field comes on (power-up, or the chip reset after it stopped
-# answering) every tag lying in it wakes up at once. The reader then takes stock: it reads them
-# all, one by one, until a search finds no tag awake (twice in a row, so that one damaged
-# answer does not end it early). At power-up the tags found are the pile, told to the game in
-# one `pile` read, not as cards played; after a chip reset, the tags already read since
-# power-up are the pile again and are dropped, and only others count as new cards. From then
-# on every read is a card laid on top.
+# answering) every tag lying in it wakes up at once, and the reader takes stock: it reads them
+# all, one by one, until searches find no tag awake (three in a row, so that one damaged
+# answer does not end it early). At power-up this is done before the table starts (it blocks
+# for about 12 ms a card: the board is starting anyway), and the tags found are the pile, told
+# to the game in one `pile` read, not as cards played. After a chip reset mid-game it is done
+# without blocking: the tags already read since power-up are the pile again and are dropped,
+# others count as new cards. From then on every read is a card laid on top. A card laid while
+# the board starts is on the pile when the field comes on: it is taken for the pile.
 #
 # What the halt cannot hide is a tag whose power flickers while it rests (a card at the edge of
 # the field): it re-wakes and is read again. A repeat of the same UID within REREAD_MS is taken
@@ -23,8 +25,9 @@ REREAD_MS = const(600)
 # found within 40 ms of landing, and an idle reader costs the scan loop a few SPI writes 25
 # times a second, not 200. While tags answer, the next search starts at once.
 POLL_MS = const(40)
-QUIET = const(2)  # empty searches in a row that end the stocktaking
+QUIET = const(3)  # empty searches in a row that end the stocktaking (see hal/mfrc522.py)
 SEEN = const(64)  # tags remembered since power-up: a deck and its jokers, with room
+_SLOT = const(11)  # a remembered UID: its length, then up to 10 bytes
 
 
 def uid_hex(uid):
@@ -43,8 +46,24 @@ class CardReads:
         self.stocktaking = False  # reading what lies in the field after it came on
         self._first = True  # the first stocktaking since power-up finds the pile
         self._pile = []  # (card or None, uid hex) found by it
-        self._seen = []  # UIDs read since power-up, newest last (at most SEEN)
+        self._seen = bytearray(SEEN * _SLOT)  # UIDs read since power-up (the last SEEN)
+        self._next = 0  # the slot the next new UID takes
         self.enrol_as = None  # a card name: the next tag read is enrolled as that card
+
+    def take_stock(self):
+        """At power-up, before the table starts: every tag lying on the reader, read at once
+        (blocking). Returns the pile, [(card or None, uid hex), ...]."""
+        reader = self._reader
+        pile = []  # type: list
+        if not reader.power_ups:
+            return pile  # the reader is not up: the stocktaking comes when it is (poll)
+        self._field = reader.power_ups
+        for uid in reader.read_field():
+            self._remember(uid)
+            h = uid_hex(uid)
+            pile.append((self.registry.get(h), h))
+        self._first = False
+        return pile
 
     def poll(self, now):
         """None, or one of ("card", card text or None, uid hex) for a card laid (None: an
@@ -76,17 +95,17 @@ class CardReads:
         h = uid_hex(uid)
         if self.stocktaking:
             if self._first:
-                self._remember(h)
+                self._remember(uid)
                 self._pile.append((self.registry.get(h), h))
                 return None
-            if h in self._seen:
+            if self._known(uid):
                 return None  # on the pile since before the reset
         if h == self._last_uid and elapsed(now, self._last_at) < self.reread_ms:
             self._last_at = now
             return None
         self._last_uid = h
         self._last_at = now
-        self._remember(h)
+        self._remember(uid)
         if self.enrol_as is not None:
             card = self.enrol_as
             self.enrol_as = None
@@ -94,10 +113,22 @@ class CardReads:
             return "enrolled", card, h
         return "card", self.registry.get(h), h
 
-    def _remember(self, h):
+    def _known(self, uid):
         seen = self._seen
-        if h in seen:
-            seen.remove(h)
-        seen.append(h)
-        if len(seen) > SEEN:
-            seen.pop(0)
+        n = len(uid)
+        for o in range(0, SEEN * _SLOT, _SLOT):
+            if seen[o] == n:
+                for i in range(n):
+                    if seen[o + 1 + i] != uid[i]:
+                        break
+                else:
+                    return True
+        return False
+
+    def _remember(self, uid):
+        if self._known(uid):
+            return
+        o = self._next * _SLOT
+        self._seen[o] = len(uid)
+        self._seen[o + 1 : o + 1 + len(uid)] = uid
+        self._next = (self._next + 1) % SEEN

@@ -1,5 +1,6 @@
 # The scan loop's sensing half: reads the board's chips once per scan and hands the game
 # settled facts (sensor edges, new card reads, button presses, goal sensor edges).
+from clock import elapsed
 from sense.cards import CardReads
 from sense.debounce import Debouncer
 
@@ -8,13 +9,25 @@ class Board:
     """What the firmware knows of the hardware: drivers (real or simulated) and the maps
     from hardware/. Any part may be None (a Weykick table has no chain or reader)."""
 
-    def __init__(self, chain=None, reader=None, buttons=None, goals=None, names=(), registry=None):
+    def __init__(
+        self,
+        chain=None,
+        reader=None,
+        buttons=None,
+        goals=None,
+        names=(),
+        registry=None,
+        sample_ms=0,
+    ):
         self.chain = chain  # hal.shiftin.ShiftChain
         self.reader = reader  # hal.mfrc522.MFRC522
         self.buttons = buttons  # hal.inputs.Inputs
         self.goals = goals  # hal.inputs.Inputs
         self.names = names  # chain bit -> sensor name (hardware/sensors.json)
         self.registry = registry if registry is not None else {}  # UID hex -> card
+        # the Hall sensors' sampling period (sensors.json "sensor"): a change reaches their
+        # output up to this long after it happened
+        self.sample_ms = sample_ms
 
 
 class Sense:
@@ -28,9 +41,13 @@ class Sense:
         self.scans = 0
         self.chain_errors = 0  # scans whose frame failed the chain's check (hal/shiftin.py)
         self.tap = None  # callable(bit, level): every settled sensor edge, for calibration
+        self._now = 0
+        self._edge_at = None  # when a sensor edge last settled
+        self._started = False  # the first step takes stock of the cards on the reader
 
     def step(self, now, game):
         b = self.board
+        self._now = now
         if self.sensors:
             deb = self.sensors
             frame = b.chain.read()
@@ -38,10 +55,17 @@ class Sense:
                 self.chain_errors += 1
                 frame = deb.stable
             n = deb.update(frame, now)
+            if n:
+                self._edge_at = now
             for i in range(n):
                 game.on_sensor(deb.edges[i], deb.levels[i], now)
                 if self.tap:
                     self.tap(deb.edges[i], deb.levels[i])
+        if self.cards and not self._started:
+            pile = self.cards.take_stock()
+            if pile:
+                game.on_pile(pile, now)
+        self._started = True
         if self.cards:
             read = self.cards.poll(now)
             if read:
@@ -96,5 +120,12 @@ class Sense:
         return report
 
     def busy(self):
-        """Whether a sensor is still changing (its new value not yet held DEBOUNCE_MS)."""
-        return bool(self.sensors and self.sensors.busy())
+        """Whether a sensor is still changing (its new value not yet held DEBOUNCE_MS), or
+        the last change is more recent than the sensors' sampling period."""
+        if not self.sensors:
+            return False
+        if self.sensors.busy():
+            return True
+        # a pawn moved: the other sensors of the same move may not have sampled it yet
+        at = self._edge_at
+        return at is not None and elapsed(self._now, at) < self.board.sample_ms

@@ -54,7 +54,6 @@ class SimBoard:
         self.uids = {}  # type: dict[str, list[str]]  # card -> UIDs (two jokers: "X")
         for uid in self.registry:
             self.uids.setdefault(self.registry[uid], []).append(uid)
-        self._laid = []
         self.deck = 52  # cards in a deck (the simulator sets 54 with jokers)
         self._dealt = 0
         self.board = None  # type: Board | None
@@ -78,6 +77,7 @@ class SimBoard:
             goals=Inputs(("A", "B"), self.goal_pins),
             names=self.names,
             registry=self.registry,
+            sample_ms=self.part["sample_ms"],
         )
         return self.board
 
@@ -140,12 +140,11 @@ class SimBoard:
         if self._dealt > self.deck:
             self._dealt = 1
             self.reader_chip.lift()
-            self._laid = []
         uids = self.uids.get(card)
         if not uids:
             raise ValueError("no tag for card %s in hardware/tags.json" % card)
         uid = uids[0]
-        if card == "X" and uid in self._laid and len(uids) > 1:
+        if card == "X" and uid in self.pile() and len(uids) > 1:
             uid = uids[1]  # the second joker
         self.lay_tag(uid)
 
@@ -153,15 +152,12 @@ class SimBoard:
         """The tag goes on top of the pile, the cards under it stay in the field. A tag
         already on the pile is picked out of it first (lifted, it loses power)."""
         uid = bytes.fromhex(uid_hex)
-        if uid_hex in self._laid:
-            self._laid.remove(uid_hex)
-        self._laid.append(uid_hex)
         self.reader_chip.lift(uid)
         self.reader_chip.lay(uid)
 
     def pile(self):
         """The tags lying on the reader (UID hex), bottom first."""
-        return list(self._laid)
+        return ["".join("%02X" % b for b in t.uid) for t in self.reader_chip.tags]
 
     def press(self, button):
         self.button_pins[button].value(0)

@@ -16,6 +16,8 @@
 # Heap-light on purpose: whole games run under MicroPython at an ESP32 heap with these models.
 from array import array
 
+from micropython import const
+
 
 class Pin:
     """A Pin-like object: value() reads, value(v) writes and calls on_change."""
@@ -405,11 +407,11 @@ class SPIBus:
 
 # --- ISO/IEC 14443-3 Type A tags (NTAG213) -----------------------------------------------------
 
-_OFF = 0  # [14443-3 6.3.1] POWER-OFF: no field
-_IDLE = 1  # [14443-3 6.3.2] [NTAG 8.4.1]
-_READY = 2  # [14443-3 6.3.3] [NTAG 8.4.2/8.4.3] READY1/READY2: level = which cascade level
-_ACTIVE = 3  # [14443-3 6.3.4] [NTAG 8.4.4]
-_HALT = 4  # [14443-3 6.3.5] [NTAG 8.4.6]
+_OFF = const(0)  # [14443-3 6.3.1] POWER-OFF: no field
+_IDLE = const(1)  # [14443-3 6.3.2] [NTAG 8.4.1]
+_READY = const(2)  # [14443-3 6.3.3] [NTAG 8.4.2/8.4.3] READY1/READY2: level = which cascade level
+_ACTIVE = const(3)  # [14443-3 6.3.4] [NTAG 8.4.4]
+_HALT = const(4)  # [14443-3 6.3.5] [NTAG 8.4.6]
 STATE_NAMES = ("POWER-OFF", "IDLE", "READY", "ACTIVE", "HALT")
 
 REQA = 0x26  # [14443-3 6.4.1] short frame, 7 bits
@@ -432,55 +434,87 @@ def crc_a(data, n, preset=0x6363):
 
 class Tag:
     """An ISO/IEC 14443-3 Type A tag with a 4-, 7- or 10-byte UID, as it answers a reader.
-    NTAG213 stickers: 7 bytes, ATQA 0044h, SAK 00h [NTAG 9.4]."""
+    NTAG213 stickers: 7 bytes, ATQA 0044h, SAK 00h [NTAG 9.4]. A deck of them lies in the
+    simulated field, so a tag is one bytearray: state, cascade level, from HALT, SAK, UID
+    size, the UID, then each cascade level's 4 bytes and BCC."""
 
     def __init__(self, uid, sak=None):
         uid = bytes(uid)
-        if len(uid) not in (4, 7, 10):
+        n = len(uid)
+        if n not in (4, 7, 10):
             raise ValueError("a UID has 4, 7 or 10 bytes [14443-3 6.5.4]")
-        self.uid = uid
-        # [14443-3 6.5.2 ATQA]: bits 8-7 give the UID size (00 single, 01 double, 10 triple);
-        # bit 3 set: bit frame anticollision. [NTAG 9.4]: 44h 00h, sent low byte first.
-        self.atqa = bytes(({4: 0x04, 7: 0x44, 10: 0x84}[len(uid)], 0x00))
-        self.sak = (0x00 if len(uid) == 7 else 0x08) if sak is None else sak
         # [14443-3 6.5.4], [NTAG 8.5]: the UID split by cascade level, CT first at every level
         # but the last, each level's 4 bytes followed by BCC (their XOR)
-        if len(uid) == 4:
-            parts = [uid]
-        elif len(uid) == 7:
-            parts = [bytes((CT,)) + uid[:3], uid[3:]]
+        if n == 4:
+            parts = uid
+        elif n == 7:
+            parts = bytes((CT,)) + uid[:3] + uid[3:]
         else:
-            parts = [bytes((CT,)) + uid[:3], bytes((CT,)) + uid[3:6], uid[6:]]
-        self.levels = [p + bytes((p[0] ^ p[1] ^ p[2] ^ p[3],)) for p in parts]
-        self.state = _OFF
-        self.level = 0
-        self.from_halt = False  # READY*/ACTIVE* [14443-3 6.3.6/6.3.7]: errors go back to HALT
+            parts = bytes((CT,)) + uid[:3] + bytes((CT,)) + uid[3:6] + uid[6:]
+        b = bytearray(5 + n + len(parts) // 4 * 5)
+        b[3] = (0x00 if n == 7 else 0x08) if sak is None else sak
+        b[4] = n
+        b[5 : 5 + n] = uid
+        o = 5 + n
+        for k in range(len(parts) // 4):
+            p = parts[4 * k : 4 * k + 4]
+            b[o : o + 4] = p
+            b[o + 4] = p[0] ^ p[1] ^ p[2] ^ p[3]
+            o += 5
+        self.b = b
+
+    @property
+    def uid(self):
+        return bytes(self.b[5 : 5 + self.b[4]])
+
+    @property
+    def state(self):
+        return self.b[0]
+
+    @property
+    def sak(self):
+        return self.b[3]
+
+    @property
+    def atqa(self):
+        # [14443-3 6.5.2 ATQA]: bits 8-7 give the UID size (00 single, 01 double, 10 triple);
+        # bit 3 set: bit frame anticollision. [NTAG 9.4]: 44h 00h, sent low byte first.
+        n = self.b[4]
+        return b"\x04\x00" if n == 4 else b"\x44\x00" if n == 7 else b"\x84\x00"
+
+    @property
+    def levels(self):
+        b = self.b
+        o = 5 + b[4]
+        return [bytes(b[o + 5 * k : o + 5 * k + 5]) for k in range((len(b) - o) // 5)]
 
     def power(self, on):
         """[14443-3 6.3.1]: out of the field the tag is off; in it, power-on reset: IDLE."""
-        self.state = _IDLE if on else _OFF
-        self.level = 0
-        self.from_halt = False
+        b = self.b
+        b[0] = _IDLE if on else _OFF
+        b[1] = 0
+        b[2] = 0  # READY*/ACTIVE* [14443-3 6.3.6/6.3.7]: set when woken from HALT
 
     def _error(self):
         # [NTAG 8.4.2-8.4.4]: "any other data received ... is interpreted as an error and
         # depending on its previous state NTAG21x returns to the IDLE or HALT state"
-        self.state = _HALT if self.from_halt else _IDLE
-        self.level = 0
+        self.b[0] = _HALT if self.b[2] else _IDLE
+        self.b[1] = 0
 
     def hear(self, frame, nbits):
         """The PCD sent `nbits` bits of `frame`. Returns the answer (bytes, nbits, align: the
         answer's first bit is bit `align` of its first byte) or None (silent)."""
-        state = self.state
+        b = self.b
+        state = b[0]
         if state == _OFF:
             return None
         if nbits == 7:  # a short frame [14443-3 6.2.3.1]
             cmd = frame[0] & 0x7F
             if cmd == REQA and state == _IDLE or cmd == WUPA and state in (_IDLE, _HALT):
                 # [NTAG 8.4.1/8.4.6]: REQA wakes IDLE tags, WUPA also HALTed ones
-                self.from_halt = state == _HALT
-                self.state = _READY
-                self.level = 0
+                b[2] = 1 if state == _HALT else 0
+                b[0] = _READY
+                b[1] = 0
                 return self.atqa, 16, 0
             if state in (_READY, _ACTIVE):
                 self._error()
@@ -494,28 +528,32 @@ class Tag:
                 and frame[1] == 0
                 and crc_a(frame, 2) == frame[2] | frame[3] << 8
             ):
-                self.state = _HALT  # [NTAG 8.4.4]: HLTA -> HALT, no answer
-                self.from_halt = True
-                self.level = 0
+                b[0] = _HALT  # [NTAG 8.4.4]: HLTA -> HALT, no answer
+                b[1] = 0
+                b[2] = 1
                 return None
             self._error()
             return None
-        # READY at cascade level self.level
-        if nbits < 16 or frame[0] != SEL[self.level]:
+        # READY at cascade level b[1]
+        level = b[1]
+        if nbits < 16 or frame[0] != SEL[level]:
             self._error()
             return None
-        cl = self.levels[self.level]
+        cl = 5 + b[4] + 5 * level  # where this level's 5 bytes are in b
         nvb = frame[1]
         if nvb == 0x70:  # SELECT [14443-3 6.4.3]
-            if nbits != 72 or crc_a(frame, 7) != frame[7] | frame[8] << 8 or frame[2:7] != cl:
+            ok = nbits == 72 and crc_a(frame, 7) == frame[7] | frame[8] << 8
+            for j in range(5):
+                ok = ok and frame[2 + j] == b[cl + j]
+            if not ok:
                 self._error()  # [NTAG 8.4.2]: not its UID, or a bad frame
                 return None
-            if self.level + 1 < len(self.levels):
-                self.level += 1  # [NTAG 8.4.2]: READY1 -> READY2, SAK with the cascade bit
+            if cl + 5 < len(b):
+                b[1] = level + 1  # [NTAG 8.4.2]: READY1 -> READY2, SAK with the cascade bit
                 sak = 0x04
             else:
-                self.state = _ACTIVE
-                sak = self.sak
+                b[0] = _ACTIVE
+                sak = b[3]
             c = crc_a(bytes((sak,)), 1)
             return bytes((sak, c & 0xFF, c >> 8)), 24, 0
         # ANTICOLLISION [14443-3 6.4.3.1, 6.4.3.3]: NVB = bytes sent (upper) and bits (lower)
@@ -527,12 +565,12 @@ class Tag:
             return None
         full = known >> 3
         for j in range(full):
-            if frame[2 + j] != cl[j]:
+            if frame[2 + j] != b[cl + j]:
                 return None  # not its UID: silent, still READY [14443-3 6.4.3.1]
         part = known & 7
-        if part and (frame[2 + full] ^ cl[full]) & ((1 << part) - 1):
+        if part and (frame[2 + full] ^ b[cl + full]) & ((1 << part) - 1):
             return None
-        ans = bytearray(cl[full:])
+        ans = bytearray(b[cl + full : cl + 5])
         ans[0] &= ~((1 << part) - 1) & 0xFF
         return bytes(ans), 40 - known, part
 
@@ -540,67 +578,69 @@ class Tag:
 # --- MFRC522 --------------------------------------------------------------------------------
 
 # registers [MFRC522 9.2]
-_COMMAND = 0x01
-_COM_IRQ = 0x04
-_DIV_IRQ = 0x05
-_ERROR = 0x06
-_FIFO_DATA = 0x09
-_FIFO_LEVEL = 0x0A
-_CONTROL = 0x0C
-_BIT_FRAMING = 0x0D
-_COLL = 0x0E
-_MODE = 0x11
-_TX_MODE = 0x12
-_RX_MODE = 0x13
-_TX_CONTROL = 0x14
-_CRC_H = 0x21
-_CRC_L = 0x22
-_T_MODE = 0x2A
-_T_PRESCALER = 0x2B
-_T_RELOAD_H = 0x2C
-_T_RELOAD_L = 0x2D
-_VERSION = 0x37
+_COMMAND = const(0x01)
+_COM_IRQ = const(0x04)
+_DIV_IRQ = const(0x05)
+_ERROR = const(0x06)
+_FIFO_DATA = const(0x09)
+_FIFO_LEVEL = const(0x0A)
+_CONTROL = const(0x0C)
+_BIT_FRAMING = const(0x0D)
+_COLL = const(0x0E)
+_MODE = const(0x11)
+_TX_MODE = const(0x12)
+_RX_MODE = const(0x13)
+_TX_CONTROL = const(0x14)
+_CRC_H = const(0x21)
+_CRC_L = const(0x22)
+_T_MODE = const(0x2A)
+_T_PRESCALER = const(0x2B)
+_T_RELOAD_H = const(0x2C)
+_T_RELOAD_L = const(0x2D)
+_VERSION = const(0x37)
 # reset values [MFRC522 9.2/9.3]: registers not named here reset to 00h
-_RESET = {
-    0x01: 0x20,
-    0x02: 0x80,
-    0x04: 0x14,
-    0x07: 0x21,
-    0x0B: 0x08,
-    0x0C: 0x10,
-    0x0E: 0xA0,
-    0x11: 0x3F,
-    0x14: 0x80,
-    0x16: 0x10,
-    0x17: 0x84,
-    0x18: 0x84,
-    0x19: 0x4D,
-    0x1C: 0x62,
-    0x1F: 0xEB,
-    0x21: 0xFF,
-    0x22: 0xFF,
-    0x24: 0x26,
-    0x26: 0x48,
-    0x27: 0x88,
-    0x28: 0x20,
-    0x29: 0x20,
-}
+_RESET = bytearray(64)  # every register's reset value, by address
+for _reg, _value in (
+    (0x01, 0x20),
+    (0x02, 0x80),
+    (0x04, 0x14),
+    (0x07, 0x21),
+    (0x0B, 0x08),
+    (0x0C, 0x10),
+    (0x0E, 0xA0),
+    (0x11, 0x3F),
+    (0x14, 0x80),
+    (0x16, 0x10),
+    (0x17, 0x84),
+    (0x18, 0x84),
+    (0x19, 0x4D),
+    (0x1C, 0x62),
+    (0x1F, 0xEB),
+    (0x21, 0xFF),
+    (0x22, 0xFF),
+    (0x24, 0x26),
+    (0x26, 0x48),
+    (0x27, 0x88),
+    (0x28, 0x20),
+    (0x29, 0x20),
+):
+    _RESET[_reg] = _value
 # commands [MFRC522 10.3]
-_IDLE_CMD = 0x0
-_CALC_CRC = 0x3
-_NO_CMD_CHANGE = 0x7
-_TRANSCEIVE = 0xC
-_SOFT_RESET = 0xF
+_IDLE_CMD = const(0x0)
+_CALC_CRC = const(0x3)
+_NO_CMD_CHANGE = const(0x7)
+_TRANSCEIVE = const(0xC)
+_SOFT_RESET = const(0xF)
 # ComIrqReg bits [MFRC522 9.3.1.5]
-_TX_IRQ = 0x40
-_RX_IRQ = 0x20
-_IDLE_IRQ = 0x10
-_ERR_IRQ = 0x02
-_TIMER_IRQ = 0x01
+_TX_IRQ = const(0x40)
+_RX_IRQ = const(0x20)
+_IDLE_IRQ = const(0x10)
+_ERR_IRQ = const(0x02)
+_TIMER_IRQ = const(0x01)
 # ErrorReg bits [MFRC522 9.3.1.7]
-_BUFFER_OVFL = 0x10
-_COLL_ERR = 0x08
-_PARITY_ERR = 0x02
+_BUFFER_OVFL = const(0x10)
+_COLL_ERR = const(0x08)
+_PARITY_ERR = const(0x02)
 
 BIT_US_X100 = 944  # [14443-3 6.1] 106 kbit/s: one bit is 128/fc = 9.44 us
 FDT_US = 91  # [14443-3 6.2.1.1] frame delay time n = 9: 1236/fc after the PCD's last bit
@@ -683,7 +723,7 @@ class MFRC522Chip:
         80h), so every tag loses power; PowerDown reads 1 until the oscillator is up [8.8]."""
         regs = self.regs
         for i in range(64):
-            regs[i] = _RESET.get(i, 0)
+            regs[i] = _RESET[i]
         regs[_VERSION] = self.version
         self._ex = None
         self._crc = None
@@ -800,7 +840,7 @@ class MFRC522Chip:
             v = regs[_COMMAND]
             return v | 0x10 if self._starting() else v  # PowerDown 1 until ready [9.3.1.2]
         if self._starting():
-            return _RESET.get(reg, 0) if reg != _VERSION else self.version
+            return _RESET[reg] if reg != _VERSION else self.version
         if reg == _FIFO_DATA:
             if self._fr >= self._fn:
                 return 0

@@ -165,4 +165,34 @@ print(
     % (t, esp32(t), size)
 )
 gc.collect()
+
+
+def bench_chain():
+    """The sensor chain as hardware/pinmap.json clocks it: bits on the wire per scan, and
+    the driver's own cost (latch pulse, read, polarity) on a bus that returns at once."""
+    import json
+
+    from hal.shiftin import ShiftChain
+
+    class Still:
+        def readinto(self, buf):
+            pass
+
+        def value(self, v=None):
+            pass
+
+    with open("../../hardware/pinmap.json") as f:
+        c = json.load(f)["shift_chain"]
+    chain = ShiftChain(Still(), Still(), 13)
+    wire = 14 * 8 * 1000000 // c["baudrate"]  # 13 registers and the check byte
+    own = per_call(lambda i: chain.read(), 2000)
+    mode = c["polarity"] << 1 | c["phase"]
+    return mode, c["baudrate"], wire, own
+
+
+mode, baud, wire, own = bench_chain()
+print(
+    "chain: 13 x 74HC165 + check byte, SPI mode %d at %d kHz: %d us on the wire + driver %.0f us "
+    "here (%s) per scan" % (mode, baud // 1000, wire, own, esp32(own))
+)
 print("heap: %d B free at start of the benchmarks" % free0)

@@ -40,7 +40,7 @@ def poll(r, clock):
     return r.poll()
 
 
-def read_all(r, clock, polls=5000, quiet=2):
+def read_all(r, clock, polls=5000, quiet=3):
     """Every UID the driver reports until `quiet` searches in a row find nothing awake."""
     uids = []
     for _ in range(polls):

@@ -163,7 +163,7 @@ def test_init_waits_for_the_chip_before_configuring_it():
         assert r.init() == 0x92
         assert chip.violations == [], chip.violations
         assert clock.us >= 40000
-        assert read_all(r, clock, 100) == [] and r.errors == 0 and r.quiet >= 2
+        assert read_all(r, clock, 100) == [] and r.errors == 0 and r.quiet >= 3
 
 
 def test_no_reader_is_a_clear_error_and_a_reader_that_comes_back_is_used():
