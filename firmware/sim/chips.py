@@ -159,6 +159,8 @@ _HC165_NS = {
     "tw_pl": (100, 20),  # PL (SH/LD) pulse width LOW, min
     "trec": (125, 25),  # recovery time PL -> CP, min
 }
+_ONES = b"\x01" * 16  # the chain's SER record, all high or all low
+_ZEROS = bytes(16)
 PIN_WRITE_NS = 1000  # a latch pin write from MicroPython on an ESP32: microseconds (assumed floor)
 
 
@@ -187,6 +189,8 @@ class HC165Chain:
         self.inputs = inputs
         self.vcc = vcc
         self.tpd = hc165_ns("tpd", vcc)
+        self._tw_pl = hc165_ns("tw_pl", vcc)
+        self._trec = hc165_ns("trec", vcc)
         self.sh_ld = Pin(1, self._on_shld)
         self.clk_inh = Pin(0, self._on_inh)
         self.ser = Pin(ser)
@@ -213,20 +217,26 @@ class HC165Chain:
     def _on_shld(self, v):
         self.t_ns += PIN_WRITE_NS
         if v == 0:
+            # loading: the registers follow their inputs until SH/LD rises; nothing reads
+            # them meanwhile but sample(), which loads first
             self._shld_fell = self.t_ns
-            self._load()
+            self._shifts = 0
+            self._qh_changed = self.t_ns  # PL -> QH: tpd as for the clock
         else:
-            if self.t_ns - self._shld_fell < hc165_ns("tw_pl", self.vcc):
+            if self.t_ns - self._shld_fell < self._tw_pl:
                 self._violate("SH/LD low shorter than tW")
             self._load()  # the inputs as they stand when the load ends
             self._shld_rose = self.t_ns
 
     def _load(self):
         src = self.inputs()
-        for r in range(self.n):
-            self._loaded[r] = src[r] if r < len(src) else 0
+        if len(src) == self.n:
+            self._loaded[:] = src
+        else:
+            for r in range(self.n):
+                self._loaded[r] = src[r] if r < len(src) else 0
         self._shifts = 0
-        self._qh_changed = self.t_ns  # PL -> QH: tpd as for the clock
+        self._qh_changed = self.t_ns
 
     def _on_inh(self, v):
         self.t_ns += PIN_WRITE_NS
@@ -243,7 +253,7 @@ class HC165Chain:
     def _rise(self):
         if not self.sh_ld.value():
             return  # loading: the parallel inputs win
-        if self.t_ns - self._shld_rose < hc165_ns("trec", self.vcc):
+        if self.t_ns - self._shld_rose < self._trec:
             self._violate("clock edge within trec of SH/LD rising")
         s = self._shifts
         if s < len(self._fill):
@@ -261,6 +271,8 @@ class HC165Chain:
 
     def sample(self, t_ns):
         """MISO as the master samples it at t_ns."""
+        if not self.sh_ld.value():
+            self._load()  # loading: QH shows input H of register 0 as it is now
         if 0 <= t_ns - self._qh_changed < self.tpd:
             self._violate("MISO sampled within tpd (%d ns) of QH changing" % self.tpd)
             return self._rng.below(2)
@@ -283,6 +295,9 @@ class ChainSPI:
         self.phase = phase
         self.bitwise = bitwise
         self.half_ns = 500000000 // baudrate
+        self._mode = polarity << 1 | phase
+        # whole bytes at once only where each bit is sampled half a period after it settled
+        self._safe = self._mode in (1, 2) and self.half_ns >= chain.tpd
         self.reads = 0
         if self.half_ns < hc165_ns("tw_cp", chain.vcc):
             chain._violate("SCK half period %d ns below the clock's tW" % self.half_ns)
@@ -316,33 +331,43 @@ class ChainSPI:
         by one in mode 1 (its first edge shifts before the first sample). Returns False where
         that does not hold (the bit-by-bit path then decides)."""
         chain = self.chain
-        mode = self.polarity << 1 | self.phase
-        if mode not in (1, 2) or self.half_ns < chain.tpd or chain.clk_inh.value():
+        mode = self._mode
+        if not self._safe or chain.clk_inh.value() or not chain.sh_ld.value():
             return False
-        if chain.sh_ld.value() == 0:
-            return False
-        start = chain._shifts + (1 if mode == 1 else 0)
+        shifts = chain._shifts
+        start = shifts + (1 if mode == 1 else 0)
         n = len(buf)
         t0 = chain.t_ns + PIN_WRITE_NS
-        first_rise = t0 if mode == 1 else t0 + self.half_ns
-        if first_rise - chain._shld_rose < hc165_ns("trec", chain.vcc):
+        if (t0 if mode == 1 else t0 + self.half_ns) - chain._shld_rose < chain._trec:
             return False
         ser = chain.ser.value()  # what SER holds while these edges shift it in
-        for s in range(chain._shifts, chain._shifts + 8 * n):
-            if s >= len(chain._fill):
-                break
-            chain._fill[s] = ser
+        fill = chain._fill
+        if shifts == 0:  # the usual case: a transfer right after the load
+            fill[:] = _ONES if ser else _ZEROS
+        else:
+            for s in range(shifts, min(shifts + 8 * n, len(fill))):
+                fill[s] = ser
         nbits = chain.n * 8
+        fillbyte = 0xFF if ser else 0x00
+        loaded = chain._loaded
+        if start == 0 and n >= chain.n:  # mode 2 after the load: the chain, then SER
+            buf[: chain.n] = loaded
+            for k in range(chain.n, n):
+                buf[k] = fillbyte
+            n = 0
         for k in range(n):
             p = start + 8 * k
             if not p & 7 and p + 8 <= nbits:
-                buf[k] = chain._loaded[p >> 3]
+                buf[k] = loaded[p >> 3]
+            elif p >= nbits and shifts <= p - nbits:
+                buf[k] = fillbyte  # past the chain: SER, as shifted in during this transfer
             else:
                 v = 0
                 for j in range(8):
                     v = (v << 1) | chain.bit(p + j)
                 buf[k] = v
-        chain._shifts += 8 * n
+        n = len(buf)
+        chain._shifts = shifts + 8 * n
         chain.t_ns = t0 + 16 * n * self.half_ns
         chain._qh_changed = chain.t_ns - self.half_ns * (1 if mode == 2 else 2)  # last rise
         chain.clk = self.polarity
@@ -367,22 +392,20 @@ class SPIBus:
         self.polarity = polarity
         self.phase = phase
         self.devices = list(devices)
+        self._why = [d.spi_fault(baudrate, polarity << 1 | phase) for d in self.devices]
         self._rng = Rng(5)
 
-    def _device(self):
-        for d in self.devices:
-            if d.nss.value() == 0:
-                return d
-        return None
-
     def _xfer(self, tx, rx):
-        d = self._device()
-        if d is None:
+        for k in range(len(self.devices)):
+            d = self.devices[k]
+            if d.nss.value() == 0:
+                break
+        else:
             if rx is not None:
                 for i in range(len(rx)):
                     rx[i] = 0xFF  # MISO released by every slave: pulled high, or floating
             return
-        why = d.spi_fault(self.baudrate, self.polarity << 1 | self.phase)
+        why = self._why[k]
         d.exchange(tx, rx, len(tx) * 8 * 1000000 // self.baudrate)
         if why:
             d.violate(why)
@@ -967,7 +990,16 @@ class MFRC522Chip:
         tx_end = now + _air_us(nbits)
         answer = None
         if self._field and nbits > 0:
-            answer = self._superpose([t.hear(data, nbits) for t in self.tags])
+            # a deck lies in the field, mostly halted: the tags' own rule for what they ignore
+            # (HALT all but WUPA, IDLE all but REQA/WUPA [NTAG 8.4.1, 8.4.6]) spares the calls
+            short = data[0] & 0x7F if nbits == 7 else 0
+            wakes = _IDLE if short == REQA else _HALT if short == WUPA else -1
+            answers = []
+            for tag in self.tags:
+                s = tag.b[0]
+                if s == _READY or s == _ACTIVE or s == _IDLE and wakes >= 0 or s == wakes:
+                    answers.append(tag.hear(data, nbits))
+            answer = self._superpose(answers)
         timer_end = tx_end + self._timer_us() if regs[_T_MODE] & 0x80 else None  # TAuto
         if self._hung:
             self._ex = None
