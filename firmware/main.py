@@ -4,10 +4,11 @@
 # board restarts in safe mode so `mpremote` (and `make deploy`) always get the REPL.
 import safemode
 
-if not safemode.decided:  # no boot.py on the board: decide here
+if not safemode.decided:  # no boot.py on the board (or it failed): decide here
     import machine
 
-    safemode.decide(machine)
+    if safemode.decide(machine):
+        print("plateau: safe mode (%s): the table is not started" % safemode.why)
 
 WDT_MS = 8000  # a hang restarts the board; the loop feeds it every 5 ms scan
 
@@ -59,9 +60,7 @@ def run(ring):
 GAME = "tock"  # the game at first power-up; `plateau send new weykick ...` changes it, and a
 # saved game of either kind is resumed as that game
 
-if safemode.why:
-    print("plateau: safe mode (%s): the table is not started" % safemode.why)
-else:
+if not safemode.why:  # (in safe mode boot.py has said why)
     # The ring's store must be one block of the heap: take it before the imports fragment it.
     from link.ring import Ring
 

@@ -87,6 +87,14 @@ def test_the_repl_command_restarts_into_safe_mode_once(tmp_path):
     assert started_table(log)
 
 
+def test_main_py_decides_itself_when_boot_py_is_missing(tmp_path):
+    d = board(tmp_path)
+    (d / "boot.py").unlink()  # an older deploy, or a board set up by hand
+    (d / "safe").write_text("repl\n")
+    text, events, log = power_up(d)
+    assert "safe mode (asked for by the repl command)" in text and not started_table(log)
+
+
 def test_holding_the_pause_button_at_power_up_gives_safe_mode(tmp_path):
     d = board(tmp_path, held=["pause"])
     text, events, log = power_up(d)

@@ -34,8 +34,9 @@ _KNOBS = _knobs()
 with open("hardware/pinmap.json") as f:
     _MAP = json.load(f)
 with open("hardware/sensors.json") as f:
-    _NAMES = json.load(f)["bits"]
-_SENSORS = DRV5032Array(len(_NAMES), "DRV5032FB", time.ticks_ms())
+    _SENSOR_MAP = json.load(f)
+_NAMES = _SENSOR_MAP["bits"]
+_SENSORS = DRV5032Array(len(_NAMES), _SENSOR_MAP["sensor"]["part"], time.ticks_ms())
 _CHAIN = HC165Chain(
     (len(_NAMES) + 7) // 8,
     lambda: _SENSORS.levels(time.ticks_ms()),
