@@ -9,7 +9,7 @@ from sense import hwmap
 from sense.scan import Board
 from sim.chips import (
     ChainSPI,
-    DRV5032Array,
+    HallSwitches,
     HC165Chain,
     MFRC522Chip,
     Pin,
@@ -33,7 +33,7 @@ class SimBoard:
         pins = hwmap.load(hw_dir, "pinmap.json")
         now = clock.ticks_ms()
         # the Hall sensors: outputs LOW over a magnet, updated at their own sampling period
-        self.sensors = DRV5032Array(len(names), self.part["part"], now)
+        self.sensors = HallSwitches(len(names), self.part["part"], now)
         self._glitch = bytearray(nbytes)  # bits read inverted on the wire (noise) ...
         self._glitch_until = {}  # ... until these times (bit -> ms)
         c = pins["shift_chain"]

@@ -10,7 +10,7 @@ from sim.chips import (
     SEL,
     WUPA,
     ChainSPI,
-    DRV5032Array,
+    HallSwitches,
     HC165Chain,
     MFRC522Chip,
     SPIBus,
@@ -329,7 +329,7 @@ def test_hc165_timing_limits_from_table_7():
 
 
 def test_drv5032_output_low_over_a_magnet_and_only_at_its_samples():
-    s = DRV5032Array(8, "DRV5032FB", now=0, seed=4)
+    s = HallSwitches(8, "DRV5032FB", now=0, seed=4)
     assert s.period == 200  # 5 Hz [DRV5032 Device Comparison]
     assert s.levels(0)[0] == 0xFF  # no magnet: every output HIGH
     phase = s.phase[3]
@@ -344,14 +344,27 @@ def test_drv5032_output_low_over_a_magnet_and_only_at_its_samples():
     assert all(s.levels(t + k)[0] >> 3 & 1 == 0 for k in range(300, 800, 7))
 
 
+def test_drv5033_follows_at_once_and_floats_without_its_pull_up():
+    s = HallSwitches(16, "DRV5033FA", now=0)
+    assert s.period == 0 and s.levels(0) == b"\xff\xff"
+    s.set(9, 1, 7)
+    assert s.levels(7)[1] == 0xFD  # LOW the moment the magnet is there
+    s.set(9, 0, 8)
+    assert s.levels(8)[1] == 0xFF
+    # open-drain: without the board's pull-ups a released output is not a level
+    bare = HallSwitches(64, "DRV5033FA", now=0, pullups=False)
+    reads = set(bytes(bare.levels(t)) for t in range(5))
+    assert len(reads) > 1
+
+
 def test_drv5032_variants_and_phases():
-    assert DRV5032Array(4, "DRV5032FA").period == 50  # 20 Hz
-    assert DRV5032Array(4, "DRV5032DG").period == 12  # 80 Hz
-    s = DRV5032Array(104, "DRV5032FB", seed=9)
+    assert HallSwitches(4, "DRV5032FA").period == 50  # 20 Hz
+    assert HallSwitches(4, "DRV5032DG").period == 12  # 80 Hz
+    s = HallSwitches(104, "DRV5032FB", seed=9)
     assert len(set(s.phase)) > 50  # each sensor's own oscillator
     try:
-        DRV5032Array(4, "DRV5033")
+        HallSwitches(4, "DRV5033")
     except ValueError as e:
-        assert "not a DRV5032" in str(e)
+        assert "not a modelled Hall switch" in str(e)
     else:
         raise AssertionError("unknown part accepted")

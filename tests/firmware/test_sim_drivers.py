@@ -9,7 +9,7 @@ from hal.inputs import Inputs
 from hal.mfrc522 import ReaderError, crc_a
 from hal.shiftin import ShiftChain
 from sense import hwmap
-from sim.chips import ChainSPI, DRV5032Array, HC165Chain, Pin, Tag
+from sim.chips import ChainSPI, HallSwitches, HC165Chain, Pin, Tag
 
 # --- the sensor chain ---------------------------------------------------------------------
 
@@ -25,8 +25,11 @@ def active(frame):
     return [i for i in range(len(frame) * 8) if frame[i >> 3] >> (i & 7) & 1]
 
 
+FITTED = hwmap.sensor_part("hardware")["part"]
+
+
 def test_chain_reads_bit_i_as_register_i_div_8_input_i_mod_8_magnet_is_1():
-    sensors = DRV5032Array(104, "DRV5032FB")
+    sensors = HallSwitches(104, FITTED)
     for i in (0, 7, 8, 57, 103):
         sensors.set(i, 1, 0)
     levels = sensors.levels(1000)  # every sensor has sampled by then
@@ -38,7 +41,7 @@ def test_chain_reads_bit_i_as_register_i_div_8_input_i_mod_8_magnet_is_1():
 def test_chain_polarity_comes_from_the_hardware_data():
     # an empty board: every DRV5032 output HIGH. Read as active-high (the old error) it is a
     # board full of pawns; as sensors.json says (active-low) it is empty
-    empty = DRV5032Array(104, "DRV5032FB").levels(0)
+    empty = HallSwitches(104, FITTED).levels(0)
     assert len(active(chain_of(empty, active_low=False)[1].read())) == 104
     assert active(chain_of(empty, active_low=True)[1].read()) == []
     assert hwmap.sensor_part("hardware")["active_low"] is True

@@ -7,7 +7,7 @@
 import json
 import time
 
-from sim.chips import ChainSPI, DRV5032Array, HC165Chain, MFRC522Chip, SPIBus, Tag
+from sim.chips import ChainSPI, HallSwitches, HC165Chain, MFRC522Chip, SPIBus, Tag
 from sim.chips import Pin as Wire
 
 PWRON_RESET = 1
@@ -36,7 +36,7 @@ with open("hardware/pinmap.json") as f:
 with open("hardware/sensors.json") as f:
     _SENSOR_MAP = json.load(f)
 _NAMES = _SENSOR_MAP["bits"]
-_SENSORS = DRV5032Array(len(_NAMES), _SENSOR_MAP["sensor"]["part"], time.ticks_ms())
+_SENSORS = HallSwitches(len(_NAMES), _SENSOR_MAP["sensor"]["part"], time.ticks_ms())
 _CHAIN = HC165Chain(
     (len(_NAMES) + 7) // 8,
     lambda: _SENSORS.levels(time.ticks_ms()),
