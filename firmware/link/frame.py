@@ -1,9 +1,12 @@
 # Wire framing shared by the board and the host (P1).
 #
-# A frame is COBS(payload + CRC32 little-endian) followed by one 0x00 delimiter. COBS removes
+# A frame is COBS(payload + CRC32 little-endian) between two 0x00 delimiters. COBS removes
 # every 0x00 from the body, so a reader that lost sync (boot messages, a stray print, a
-# traceback, line noise) drops bytes up to the next 0x00 and is back in step: noise costs at
-# most the frames it touches. The CRC rejects what COBS alone cannot see.
+# traceback, line noise) drops bytes up to the next 0x00 and is back in step. The leading
+# 0x00 ends whatever noise came before the frame, so noise costs only itself, not the frame
+# after it (the first command after line noise, a `hello` included, used to be lost); two
+# delimiters in a row are an empty frame, which readers skip. The CRC rejects what COBS alone
+# cannot see.
 #
 # The payload is one JSON object (an event from the board, a command from the host). JSON is
 # larger than a packed struct but every tool, log and person can read it, and json.dumps of a
@@ -59,10 +62,10 @@ def cobs_decode(data):
 
 
 def encode(payload):
-    """payload bytes -> one delimited frame"""
+    """payload bytes -> one frame, 0x00 before and after"""
     crc = crc32(payload) & 0xFFFFFFFF
     body = payload + bytes((crc & 0xFF, (crc >> 8) & 0xFF, (crc >> 16) & 0xFF, crc >> 24))
-    return cobs_encode(body) + b"\x00"
+    return b"\x00" + cobs_encode(body) + b"\x00"
 
 
 def check(body):

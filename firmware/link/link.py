@@ -6,6 +6,19 @@
 # ring, with "seq". Link messages (`hello`, `snapshot`, `gap`, `heartbeat`, `answer`, link
 # `error`s) carry the newest seq so far as "at" and take no number of their own: they describe
 # the link, not the game, and resending them would be noise.
+#
+# The host recovers from any fault of the line by itself; what the board does for it:
+# - every link message says "at", heartbeats included: a host that lost the last events of a
+#   burst learns it from the next heartbeat and asks again;
+# - a hello may come again at any time (the host asks until its hole is closed): each one
+#   restarts the resend from what that hello says, so repeated asks never pile up;
+# - the resend goes out RESEND_PER_STEP events per pass of the table loop, never all at once:
+#   256 events at 115200 baud take 2 s, which would stop the sensor scan that long;
+# - an event the ring drops before its resend went out is a `gap` at that point, so every
+#   number the host asked for comes back either as the event or inside a gap;
+# - a command carries an id and the board remembers the last answers: a host that did not
+#   hear an answer sends the same command again and gets the same answer, and the command is
+#   not applied twice.
 import json
 
 from micropython import const
@@ -15,6 +28,10 @@ from link.ring import Ring
 
 VERSION = "0.1.0"
 HEARTBEAT_MS = const(800)  # P3 asks for at least one a second; 800 leaves room for a slow scan
+# A resent event is about 90 bytes on the wire: at 115200 baud (11.5 KB/s) the line carries
+# about 120 a second, so one per 5 ms pass already fills it; the scan goes on between them.
+RESEND_PER_STEP = const(1)
+REMEMBERED = const(8)  # answers kept for commands sent again
 SEP = (",", ":")  # compact JSON: every byte of the ring counts
 
 
@@ -32,6 +49,9 @@ class Link:
         self.about = None  # callable() -> dict: game and rules for `hello`
         self.sent = 0  # frames written (for selftest and benchmarks)
         self.hellos = 0  # host hellos answered
+        self._next = 1  # the next event to resend ...
+        self._until = 0  # ... up to this one (nothing to resend when _next > _until)
+        self._answers = []  # (id, refusal or None) of the last commands, oldest first
 
     # --- board -> host ---------------------------------------------------------------
 
@@ -55,26 +75,48 @@ class Link:
         self._write(frame.encode(head.encode() + body))
         self.sent += 1
 
-    def greet(self, host_boot=None, host_seq=0):
+    def greet(self, host_boot=None, host_seq=None):
         """hello, then a gap if the ring no longer holds what the host missed, then the
-        snapshot, then every missed event still held, oldest first."""
+        snapshot; the missed events still held follow, oldest first, a few per tick().
+        Without host_seq (the board's own hello at power-up) nothing is resent."""
         hello = {"type": "hello", "fw": VERSION, "table": self.table}
         if self.about:
             hello.update(self.about())
         self.tell(hello)
-        since = host_seq if host_boot == self.boot else 0
-        first = max(since + 1, self.ring.first)
-        if self.seq and first > since + 1:
-            self.tell({"type": "gap", "from": since + 1, "to": first - 1})
+        if host_seq is None:
+            since = self.seq
+        else:
+            since = host_seq if host_boot == self.boot else 0
+        self._next = since + 1
+        self._until = self.seq
+        self._gap()
         self.tell(self.snapshot() if self.snapshot else {"type": "snapshot"})
-        for s in range(first, self.seq + 1):
-            self._send(bytes(self.ring.get(s)), "seq", s)
+
+    def _gap(self):
+        """The events still to resend that the ring no longer holds: said once, skipped."""
+        first = self.ring.first
+        if self._next < first and self._next <= self._until:
+            to = min(first - 1, self._until)
+            self.tell({"type": "gap", "from": self._next, "to": to})
+            self._next = to + 1
 
     def tick(self, clock):
-        """Call every loop: sends the heartbeat when it is due."""
+        """Call every loop: sends the heartbeat when it is due, and the next events of a
+        resend."""
         if self._last_beat is None or clock.since(self._last_beat) >= HEARTBEAT_MS:
             self._last_beat = clock.ticks_ms()
             self.tell({"type": "heartbeat", "up": self._last_beat})
+        n = RESEND_PER_STEP
+        while n and self._next <= self._until:
+            self._gap()  # newer events may have pushed the next one out of the ring
+            if self._next > self._until:
+                break
+            self._send(bytes(self.ring.get(self._next)), "seq", self._next)
+            self._next += 1
+            n -= 1
+
+    def resending(self):
+        return self._next <= self._until
 
     # --- host -> board ---------------------------------------------------------------
 
@@ -109,7 +151,16 @@ class Link:
             self.tell(self.snapshot() if self.snapshot else {"type": "snapshot"})
             self._answer(cid, None)
             return
+        if cid is not None:
+            for old, why in self._answers:
+                if old == cid:  # sent again: the host did not hear the answer
+                    self._answer(cid, why)
+                    return
         why = self.on_command(cmd) if self.on_command else "unknown command " + name
+        if cid is not None:
+            self._answers.append((cid, why))
+            if len(self._answers) > REMEMBERED:
+                self._answers.pop(0)
         self._answer(cid, why)
 
     def _answer(self, cid, refusal):

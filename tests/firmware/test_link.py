@@ -12,6 +12,18 @@ def events(data):
     return [json.loads(p) for p in frame.Decoder().feed(data)]
 
 
+def pump(link, passes=400):
+    """Runs the link's part of the table loop (the resend goes out a few events a pass);
+    heartbeats are left out of what it returns."""
+    from clock import VirtualClock
+
+    clock = VirtualClock()
+    link._last_beat = 0  # no heartbeat in the way of what the test looks at
+    for _ in range(passes):
+        link.tick(clock)
+        clock.sleep_ms(1)
+
+
 def test_P1_cobs_round_trip_has_no_zero_bytes():
     for data in (b"", b"\x00", b"\x00\x00", b"abc", bytes(range(256)) * 3, b"\xff" * 600):
         enc = frame.cobs_encode(data)
@@ -28,13 +40,21 @@ def test_P1_decoder_resynchronises_after_noise():
     assert d.errors == 3
 
 
-def test_P1_noise_costs_only_the_frame_it_touches():
+def test_P1_noise_costs_only_itself():
     d = frame.Decoder()
     frames = [frame.encode(b'{"n":%d}' % i) for i in range(3)]
-    # noise with no delimiter of its own runs into frame 1 and spoils it, and only it
+    # noise with no delimiter of its own ends at the 0x00 that opens frame 1: frame 1 is read
+    # whole (the first command after line noise is not lost)
     got = d.feed(frames[0] + b"\xfe\x99line noise" + frames[1] + frames[2])
-    assert got == [b'{"n":0}', b'{"n":2}']
+    assert got == [b'{"n":0}', b'{"n":1}', b'{"n":2}']
     assert d.errors == 1
+
+
+def test_P1_a_frame_cut_short_costs_only_itself():
+    d = frame.Decoder()
+    frames = [frame.encode(b'{"n":%d}' % i) for i in range(3)]
+    got = d.feed(frames[0] + frames[1][:-5] + frames[2])  # frame 1 lost its tail
+    assert got == [b'{"n":0}', b'{"n":2}']
 
 
 def test_P1_crc_catches_a_flipped_bit():
@@ -95,9 +115,59 @@ def test_P2_hello_resends_exactly_what_the_host_missed():
         link.emit({"type": "card", "n": i})
     w.out[:] = b""
     link.receive(frame.encode(b'{"cmd":"hello","boot":"feed0001","seq":3}'))
+    pump(link)
     evs = events(w.out)
     assert [e["type"] for e in evs] == ["hello", "snapshot", "card", "card"]
     assert [e["seq"] for e in evs[2:]] == [4, 5]
+
+
+def test_P2_the_resend_goes_out_a_few_events_a_pass():
+    from clock import VirtualClock
+
+    w = Wire()
+    link = Link(w.write, "feed0007")
+    for i in range(50):
+        link.emit({"type": "card", "n": i})
+    w.out[:] = b""
+    link.receive(frame.encode(b'{"cmd":"hello","boot":"feed0007","seq":0}'))
+    assert [e["type"] for e in events(w.out)] == ["hello", "snapshot"]  # nothing more yet
+    link._last_beat = 0
+    link.tick(VirtualClock())
+    resent = [e["seq"] for e in events(w.out) if "seq" in e]
+    assert 1 <= len(resent) <= 4 and resent == list(range(1, len(resent) + 1))
+    assert link.resending()
+
+
+def test_P2_a_new_hello_restarts_the_resend_instead_of_adding_one():
+    w = Wire()
+    link = Link(w.write, "feed0008")
+    for i in range(30):
+        link.emit({"type": "card", "n": i})
+    hello = b'{"cmd":"hello","boot":"feed0008","seq":%d}'
+    for _ in range(3):  # the host asked three times, each resend cut short by the next ask
+        link.receive(frame.encode(hello % 0))
+        link.tick(__import__("clock").VirtualClock())
+    w.out[:] = b""
+    link.receive(frame.encode(hello % 20))  # then it had all up to 20: the last ask counts
+    pump(link)
+    assert [e["seq"] for e in events(w.out) if "seq" in e] == list(range(21, 31))
+
+
+def test_P2_events_pushed_out_of_the_ring_during_a_resend_become_a_gap():
+    w = Wire()
+    link = Link(w.write, "feed0009", ring=Ring(400, 8))
+    for i in range(8):
+        link.emit({"type": "card", "n": i})
+    link.receive(frame.encode(b'{"cmd":"hello","boot":"feed0009","seq":0}'))
+    for i in range(6):  # new events arrive before the resend is out: the oldest are dropped
+        link.emit({"type": "card", "n": 8 + i})
+    w.out[:] = b""
+    pump(link)
+    evs = events(w.out)
+    gaps = [(e["from"], e["to"]) for e in evs if e["type"] == "gap"]
+    resent = [e["seq"] for e in evs if "seq" in e]
+    assert gaps == [(1, link.ring.first - 1)]
+    assert resent == list(range(link.ring.first, 9))  # the resend stops where the hello was
 
 
 def test_P2_gap_when_the_host_missed_more_than_the_ring():
@@ -107,6 +177,7 @@ def test_P2_gap_when_the_host_missed_more_than_the_ring():
         link.emit({"type": "card", "n": i})
     w.out[:] = b""
     link.receive(frame.encode(b'{"cmd":"hello","boot":"other","seq":17}'))
+    pump(link)
     evs = events(w.out)
     assert evs[1]["type"] == "gap"
     assert evs[1]["from"] == 1 and evs[1]["to"] == link.ring.first - 1
@@ -146,6 +217,24 @@ def test_P4_unknown_command_is_refused_and_known_one_answered():
     a, b = events(w.out)
     assert (a["id"], a["ok"]) == (7, True)
     assert (b["id"], b["ok"], b["why"]) == (8, False, "unknown command")
+
+
+def test_P4_a_command_sent_again_is_answered_again_not_applied_twice():
+    w = Wire()
+    link = Link(w.write, "feed000a")
+    applied = []
+
+    def command(cmd):
+        applied.append(cmd["cmd"])
+        return None if len(applied) == 1 else "nothing to undo"
+
+    link.on_command = command
+    for _ in range(3):  # the host did not hear the answer and sent it again, twice
+        link.receive(frame.encode(b'{"cmd":"undo","id":41}'))
+    link.receive(frame.encode(b'{"cmd":"undo","id":42}'))  # a new undo is a new command
+    got = [(a["id"], a["ok"]) for a in events(w.out)]
+    assert got == [(41, True), (41, True), (41, True), (42, False)]
+    assert applied == ["undo", "undo"]
 
 
 def test_P1_garbage_from_the_host_becomes_one_error_not_a_crash():
