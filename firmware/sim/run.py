@@ -3,16 +3,18 @@
 # `plateau sim` runs it). Never deployed to a board.
 #
 #   MICROPYPATH=build/mpy micropython -X heapsize=64k -m sim.run SCRIPT [--realtime]
-#       [--wait-host] [--boot HEX]       (run from firmware/; `plateau sim` does all this)
+#       [--speed K] [--wait-host] [--boot HEX] [--journal FILE] [--ring BYTES]
+#       (run from firmware/; `plateau sim` and `plateau chaos` do all this)
 # The ring's store must be one block of the heap: take it before the imports fragment it.
 from link.ring import Ring
 
 RING = Ring()
 
 import sys  # noqa: E402
+import time  # noqa: E402
 
 from clock import VirtualClock  # noqa: E402
-from link.link import Link  # noqa: E402
+from link.link import HEARTBEAT_MS, Link  # noqa: E402
 from link.stdio import StdioTransport  # noqa: E402
 from sense.scan import Sense  # noqa: E402
 from sim.board import SimBoard  # noqa: E402
@@ -22,12 +24,63 @@ from table import SCAN_MS, Table, make_game  # noqa: E402
 BOOT_MS = 50  # scanning before the script's first action
 DEFAULT_PACE_MS = 150  # a brisk human: one hand action every 150 ms
 END_MS = 2000  # after the last action the table runs on this long (settling, heartbeats)
-HOST_WAIT_MS = 10000  # real time to wait for the host's hello, and for its bye at the end
+# Real time to wait for the host's hello, and for its bye at the end. Only a host that never
+# comes waits this long: a loaded machine can take seconds to start one.
+HOST_WAIT_MS = 60000
+
+
+class PacedClock(VirtualClock):
+    """Table time running `speed` times faster than real time and never ahead of it (on a
+    loaded machine it falls behind, it never jumps): the chaos harness needs a known ratio
+    between the table's time and the host's real-time timeouts."""
+
+    def __init__(self, speed):
+        super().__init__()
+        self.speed = speed
+        self._t0 = time.ticks_ms()
+
+    def sleep_ms(self, ms):
+        self.now += ms
+        ahead = self.now / self.speed - time.ticks_diff(time.ticks_ms(), self._t0)
+        if ahead >= 1:
+            time.sleep_ms(int(ahead))
+
+
+class JournalLink(Link):
+    """The link, writing down what the firmware emitted: ground truth for the chaos harness,
+    which compares it with what the host logged. One JSON line each, flushed at once:
+    every numbered event as sent; {"boot", "held_from"} when the ring drops events older
+    than held_from; {"boot", "gap": [from, to]} for every gap the board tells; and at the
+    end of the script {"boot", "end": newest seq, "t": table ms} (Sim.run)."""
+
+    journal = None  # an open file
+
+    def emit(self, ev):
+        first = self.ring.first
+        seq = Link.emit(self, ev)
+        j = self.journal
+        if j:
+            body = bytes(self.ring.get(seq)).decode()
+            j.write('{"boot":"%s","seq":%d,%s\n' % (self.boot, seq, body))
+            if self.ring.first != first:
+                j.write('{"boot":"%s","held_from":%d}\n' % (self.boot, self.ring.first))
+            j.flush()
+        return seq
+
+    def tell(self, ev):
+        Link.tell(self, ev)
+        j = self.journal
+        if j and ev.get("type") == "gap":
+            j.write('{"boot":"%s","gap":[%d,%d]}\n' % (self.boot, ev["from"], ev["to"]))
+            j.flush()
 
 
 class Sim:
-    def __init__(self, settings, path, clock, transport, boot, hw_dir, ring=None, state=None):
+    def __init__(
+        self, settings, path, clock, transport, boot, hw_dir, ring=None, state=None, journal=None
+    ):
         self.settings = settings
+        self.journal = journal  # an open file: see JournalLink
         self.path = path
         self.clock = clock
         self.transport = transport
@@ -53,7 +106,8 @@ class Sim:
 
         self.boots += 1
         self.ring.clear()
-        self.link = Link(self.transport.write, boot_id, ring=self.ring)
+        self.link = JournalLink(self.transport.write, boot_id, ring=self.ring)
+        self.link.journal = self.journal
         settings = self.settings
         board = self.board.boot()
         self.game = make_game(settings["game"], self.link.emit, board.names, settings)
@@ -82,13 +136,23 @@ class Sim:
             self.table.step()
             self.clock.sleep_ms(SCAN_MS)
 
-    def wait_host(self, until, limit_ms):
-        """Run the loop in real time until until() is true or limit_ms pass."""
-        import time
-
-        t0 = time.ticks_ms()
+    def wait_host(self, until, limit_ms, say=None):
+        """Run the loop in real time until until() is true or limit_ms pass. Table time
+        stands still (the script waits for the host) but the link lives: a heartbeat every
+        HEARTBEAT_MS of real time, and `say` (a message) told again every second, so a host
+        that missed it (it is not numbered) hears it again."""
+        t0 = beat = told = time.ticks_ms()
+        if say:
+            self.link.tell(say)
         while not until() and time.ticks_diff(time.ticks_ms(), t0) < limit_ms:
             self.table.step()
+            now = time.ticks_ms()
+            if time.ticks_diff(now, beat) >= HEARTBEAT_MS:
+                self.link.tell({"type": "heartbeat", "up": self.clock.ticks_ms()})
+                beat = now
+            if say and time.ticks_diff(now, told) >= 1000:
+                self.link.tell(say)
+                told = now
             time.sleep_ms(SCAN_MS)
 
     def run(self):
@@ -102,11 +166,19 @@ class Sim:
                 if not self.table.running:
                     return
             self.advance(END_MS)
+            if self.journal:
+                self.journal.write(
+                    '{"boot":"%s","end":%d,"t":%d}\n'
+                    % (self.link.boot, self.link.seq, self.clock.ticks_ms())
+                )
+                self.journal.flush()
             # A pty loses what is unread when its master side closes: tell the host the
-            # script is over and give it time to read everything and say bye.
-            self.link.tell({"type": "sim_end"})
+            # script is over (the newest seq in "at") and give it time to get everything
+            # and say bye.
             if self.hosted:
-                self.wait_host(lambda: self.bye, HOST_WAIT_MS)
+                self.wait_host(lambda: self.bye, HOST_WAIT_MS, {"type": "sim_end"})
+            else:
+                self.link.tell({"type": "sim_end"})
         finally:
             self.transport.repl_mode()
 
@@ -234,7 +306,8 @@ def option(argv, name, default=None):
 def main(argv):
     if len(argv) < 2:
         sys.stderr.write(
-            "usage: sim.run SCRIPT [--hardware DIR] [--realtime] [--wait-host] [--boot HEX]\n"
+            "usage: sim.run SCRIPT [--hardware DIR] [--realtime | --speed K] [--wait-host]"
+            " [--boot HEX] [--journal FILE] [--ring BYTES]\n"
         )
         return 2
     path = argv[1]
@@ -250,15 +323,20 @@ def main(argv):
     boot = option(argv, "--boot", "%08x" % int.from_bytes(__import__("os").urandom(4), "big"))
     hw_dir = option(argv, "--hardware", "../../hardware")
     state = option(argv, "--state")
+    speed = option(argv, "--speed")
+    clock = PacedClock(float(speed)) if speed else VirtualClock("--realtime" in argv)
+    ring = option(argv, "--ring")  # a smaller ring: the chaos harness makes it lose events
+    journal = option(argv, "--journal")
     sim = Sim(
         settings,
         path,
-        VirtualClock("--realtime" in argv),
+        clock,
         StdioTransport(),
         boot,
         hw_dir,
-        None,
+        Ring(int(ring)) if ring else None,
         state,
+        open(journal, "a") if journal else None,
     )
     sim.transport.table_mode()  # from here a 0x03 on the wire is data (P5)
     if "--wait-host" in argv:
