@@ -11,26 +11,20 @@ from plateau import HARDWARE
 from plateau.hostlink import HostLink, LinkError
 
 
-def _wait(link: HostLink, kind: str, timeout: float):
-    end = time.monotonic() + timeout
-    for ev in link.events():
-        if ev.get("type") == kind:
-            return ev
-        if ev.get("type") == "answer" and not ev.get("ok"):
-            raise LinkError(f"the board refused: {ev.get('why')}")
-        if time.monotonic() > end:
-            break
-    raise LinkError(f"no {kind} from {link.port} within {timeout:.0f} s: is it a Plateau board?")
-
-
 def selftest(port: str, baud: int = 115200, timeout: float = 5.0) -> int:
-    link = HostLink(port, baud)
-    link.open()
+    link = HostLink(port, baud, following=False)
+    link.open(hello=False)
+    r = None
     try:
-        link.send({"cmd": "selftest"})
-        r = _wait(link, "selftest", timeout)
+        for ev in link.command({"cmd": "selftest"}, timeout):  # the report, then the answer
+            if ev.get("type") == "selftest":
+                r = ev
+            if ev.get("type") == "answer" and not ev.get("ok"):
+                raise LinkError(f"the board refused: {ev.get('why')}")
     finally:
         link.close()
+    if r is None:
+        raise LinkError(f"no selftest from {port} within {timeout:.0f} s: is it a Plateau board?")
     ok = True
     print(
         f"reader: {r.get('reader')}"

@@ -4,17 +4,24 @@ from __future__ import annotations
 
 import argparse
 import json
+import sqlite3
 import sys
 from pathlib import Path
 
 from plateau import ROOT
+from plateau.events import clean
 from plateau.hostlink import HostLink, LinkError
-from plateau.logger import Logger
+from plateau.logger import LogError, Logger
 from plateau.sim import Firmware
 
 
 def show(ev: dict) -> str:
-    """One event as a line a person reads."""
+    """One event as a line a person reads: nothing of the board's text can drive the
+    terminal (control characters are replaced)."""
+    return clean(_show(ev))
+
+
+def _show(ev: dict) -> str:
     kind = ev.get("type", "?")
     rest = {k: v for k, v in ev.items() if k not in ("type", "boot", "seq", "at")}
     num = f"#{ev['seq']:<4}" if "seq" in ev else "     "
@@ -25,22 +32,32 @@ def show(ev: dict) -> str:
             f"{num} hello      table {rest.get('table')} firmware {rest.get('fw')}"
             f" boot {ev.get('boot')} game {rest.get('game')}"
         )
+    if kind == "gap" and "why" in rest:
+        return (
+            f"      GAP        events {rest['from']}-{rest['to']} of boot {ev.get('boot')} are"
+            f" gone ({rest['why']}): {rest['to'] - rest['from'] + 1} lost"
+        )
     if kind == "goal" and "score" in rest:
         sc = rest["score"]
         t = rest.get("match_ms", 0) // 1000
         return (
             f"{num} GOAL       in goal {rest['goal']}: side {rest['side']} scores   "
-            f"A {sc['A']} - {sc['B']} B   ({t // 60}:{t % 60:02d}, ball seen "
+            f"A {sc.get('A')} - {sc.get('B')} B   ({t // 60}:{t % 60:02d}, ball seen "
             f"{rest.get('seen_ms')} ms)"
         )
     if kind == "match_end" and "score" in rest:  # Weykick (Pocha's has a ranking)
         sc = rest["score"]
         return (
             f"{num} match_end  winner {rest.get('winner') or 'none (draw)'}   "
-            f"A {sc['A']} - {sc['B']} B   series {rest.get('series')}"
+            f"A {sc.get('A')} - {sc.get('B')} B   series {json.dumps(rest.get('series'))}"
         )
     detail = " ".join(f"{k}={json.dumps(v)}" for k, v in rest.items())
     return f"{num} {kind:<10} {detail}"
+
+
+def say(text: str, **kw) -> None:
+    """print() for text that holds anything a board or a log said."""
+    print(clean(text), **kw)
 
 
 class View:
@@ -55,10 +72,11 @@ class View:
         self.follower = TockFollower()
         self.mismatch = Mismatch
         self.game: str | None = None
+        self.holdem: dict = {"board": [], "start": {}, "stacks": {}}
 
     def show(self, ev: dict) -> None:
         if self.as_json:
-            print(json.dumps(ev), flush=True)
+            print(json.dumps(ev), flush=True)  # ASCII only: escapes every control character
             return
         print(show(ev), flush=True)
         if ev.get("type") in ("hello", "snapshot", "game") and ev.get("game"):
@@ -72,39 +90,39 @@ class View:
         try:
             self.follower.feed(ev)
         except self.mismatch as e:
-            print(f"      !! {e}", flush=True)
+            say(f"      !! {e}", flush=True)
             return
         if self.board and ev.get("type") in ("move", "undo", "game", "win"):
-            print(self.follower.board(), flush=True)
+            say(self.follower.board(), flush=True)
 
-    def _holdem(self, ev: dict) -> bool:
+    def _holdem(self, ev: dict) -> None:
         """Hold'em's live line: the board, the pot, whose turn, the stacks."""
         kind = ev["type"]
-        h = self.__dict__.setdefault("holdem", {"board": [], "start": {}, "stacks": {}})
-        if kind == "hand_start":
-            h.update(board=[], start=dict(ev["stacks"]), stacks=dict(ev["stacks"]))
-            for seat, chips in ev["blinds"].items():
-                h["start"][seat] += chips
-        elif kind == "action":
+        h = self.holdem
+        if kind == "hand_start" and "stacks" in ev:
+            start = dict(ev["stacks"])
+            for seat, chips in ev.get("blinds", {}).items():
+                start[seat] = start.get(seat, 0) + chips
+            h.update(board=[], start=start, stacks=dict(ev["stacks"]))
+        elif kind == "action" and "seat" in ev and "stack" in ev:
             h["stacks"][ev["seat"]] = ev["stack"]
         elif kind == "card" and "board" in ev:
             h["board"] = ev["board"]
-        elif kind == "hand_end":
+        elif kind == "hand_end" and "stacks" in ev:
             h["stacks"] = dict(ev["stacks"])
-        elif kind == "card":
-            return True
+        else:
+            return
         if not h["start"]:
-            return False
+            return
         pot = sum(h["start"].values()) - sum(h["stacks"].get(s, 0) for s in h["start"])
         turn = ev.get("to_act")
-        print(
+        say(
             f"      board {' '.join(h['board']) or '-'} | pot {pot} | "
             + (f"to act: seat {turn} | " if turn else "")
             + "stacks "
             + " ".join(f"{s}:{n}" for s, n in sorted(h["stacks"].items())),
             flush=True,
         )
-        return True
 
 
 def cmd_sim(args: argparse.Namespace) -> int:
@@ -128,11 +146,13 @@ def cmd_sim(args: argparse.Namespace) -> int:
         link.open()
         for ev in link.events():
             if ev["type"] == "sim_end":
+                if link.rx.behind():
+                    continue  # events still to come: the simulator says sim_end again
                 link.send({"cmd": "bye"})
                 break
             count += 1
-            if log:
-                log.write(ev, link.raw)
+            if log and link.loggable:
+                log.write(ev)
             view.show(ev)
     except LinkError:
         pass  # the simulator ended: its side of the pty closed
@@ -151,68 +171,124 @@ def cmd_sim(args: argparse.Namespace) -> int:
 
 
 def cmd_log(args: argparse.Namespace) -> int:
+    import signal
+
     from plateau.hostlink import follow
     from plateau.logger import last_event
 
-    link = HostLink(args.port, args.baud)
-    link.boot, link.seq = last_event(args.log)  # a restarted logger asks only for what it missed
-    view = View(args.json)
-    log = Logger(args.log, args.db)
-    say = (lambda m: print(m, file=sys.stderr)) if args.json else print
-    say(f"logging {args.port} to {args.log} (index {args.db}); Ctrl-C to stop")
     try:
-        for ev in follow(link, say=say, give_up_s=args.give_up):
-            log.write(ev, link.raw)
+        log = Logger(args.log, args.db)
+    except (LogError, OSError, sqlite3.Error) as e:
+        print(f"plateau log: {e}", file=sys.stderr)
+        return 1
+    link = HostLink(args.port, args.baud)
+    # a restarted logger asks only for what it missed, and takes no late frame of a boot
+    # that ended before
+    link.boot, link.seq, earlier = last_event(args.log)
+    for boot in earlier:
+        link.rx.retired[boot] = 0
+    view = View(args.json)
+    tell = (lambda m: print(m, file=sys.stderr)) if args.json else print
+    tell(f"logging {args.port} to {args.log} (index {args.db}); Ctrl-C to stop")
+
+    def stop(*_):
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, stop)  # `kill` ends it as cleanly as Ctrl-C
+    try:
+        for ev in follow(link, say=tell, give_up_s=args.give_up):
+            if link.loggable:
+                log.write(ev)
             view.show(ev)
     except KeyboardInterrupt:
         pass
     finally:
         log.close()
+        print(
+            f"plateau log: {log.written} lines written; link: {link.stats.line()}", file=sys.stderr
+        )
     return 0
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
     from plateau.follow import Mismatch, TockFollower
-    from plateau.logger import read_log
+    from plateau.logger import Repeats, read_log
 
     f = TockFollower()
-    n = 0
-    bad_lines = 0
+    repeats = Repeats()
+    n = bad_lines = repeated = 0
     try:
-        for item in read_log(args.log):
-            line, ev = item[0], item[1]
+        for line, ev, why in read_log(args.log):
             if ev is None:
                 bad_lines += 1
-                print(
-                    f"plateau replay: {args.log} line {line}: {item[2]}; skipped", file=sys.stderr
-                )
+                if bad_lines <= 20:
+                    say(f"plateau replay: {args.log} line {line}: {why}; skipped", file=sys.stderr)
+                continue
+            if repeats.seen(ev):
+                repeated += 1  # the same event written twice: taken once
                 continue
             n += 1
             try:
                 f.feed(ev)
             except Mismatch as e:
-                print(f"line {line} (event #{ev.get('seq')} {ev.get('type')}) does not follow: {e}")
+                say(f"line {line} (event #{ev.get('seq')} {ev.get('type')}) does not follow: {e}")
                 return 1
     except OSError as e:
         print(f"plateau replay: cannot read {args.log}: {e.strerror}", file=sys.stderr)
         return 2
-    if f.pos is None:
+    if f.pos is None and not f.unchecked:
         print(
             f"plateau replay: {args.log} holds no Tock game (is it a Plateau log?)", file=sys.stderr
         )
         return 2
     if args.json:
-        print(json.dumps(f.pos.to_dict()))
-    else:
-        print(f"replayed {n} events ({bad_lines} bad lines skipped): every move follows the rules")
-        print(f.board())
-        print(f.pos.dumps())
+        print(json.dumps(f.pos.to_dict() if f.pos else None))
+        return 0
+    print(
+        f"replayed {n} events ({bad_lines} bad lines skipped, {repeated} repeated lines"
+        " dropped): every move checked follows the rules"
+    )
+    for what in f.unchecked:
+        say(f"  {what}")
+    if f.pos is None:
+        print("  the end of the log comes after lost events: no final position to show")
+        return 0
+    say(f.board())
+    print(f.pos.dumps())
+    return 0
+
+
+def cmd_index(args: argparse.Namespace) -> int:
+    from plateau.logger import Index
+
+    if not Path(args.log).exists():
+        print(f"plateau index: {args.log} does not exist", file=sys.stderr)
+        return 2
+    try:
+        index = Index(args.db, args.log)
+        if args.rebuild:
+            index.rebuild()
+        else:
+            index.catch_up()
+        rows = index.games()
+        unindexed = index.unindexed
+        index.close()
+    except (OSError, sqlite3.Error) as e:
+        print(f"plateau index: {args.db}: {e}", file=sys.stderr)
+        return 1
+    for gid, game, rules, players, moves, winner, first, last in rows:
+        say(
+            f"game {gid}: {game} {rules or ''} {players or '?'} players, {moves} moves,"
+            f" winner {winner or '-'}  (lines {first}-{last})"
+        )
+    print(
+        f"{len(rows)} games in {args.log}"
+        + (f" ({unindexed} more not indexed)" if unindexed else "")
+    )
     return 0
 
 
 def cmd_send(args: argparse.Namespace) -> int:
-    import time
-
     from link.commands import parse_words
 
     try:
@@ -220,22 +296,20 @@ def cmd_send(args: argparse.Namespace) -> int:
     except ValueError as e:
         print(f"plateau send: {e}", file=sys.stderr)
         return 2
-    link = HostLink(args.port, args.baud)
+    link = HostLink(args.port, args.baud, following=False)
     link.open(hello=False)
     try:
-        cid = link.send(cmd)
-        deadline = time.monotonic() + args.timeout
-        for ev in link.events():
-            if ev.get("type") == "answer" and ev.get("id") == cid:
+        for ev in link.command(cmd, args.timeout):
+            if ev.get("type") == "answer" and ev.get("id") == cmd["id"]:
                 if ev.get("ok"):
                     print(f"done: {' '.join(args.words)}")
                     return 0
-                print(f"refused: {ev.get('why')}")
+                say(f"refused: {ev.get('why')}")
                 return 1
-            if ev.get("type") in ("snapshot",) and cmd["cmd"] == "snapshot":
+            if ev.get("type") == "snapshot" and cmd["cmd"] == "snapshot":
                 print(json.dumps(ev))
-            if time.monotonic() > deadline:
-                break
+    except LinkError:
+        pass
     finally:
         link.close()
     print(f"plateau send: no answer from {args.port} within {args.timeout} s", file=sys.stderr)
@@ -429,6 +503,12 @@ def main(argv: list[str] | None = None) -> int:
     cb.add_argument("--write", help="write the sensor map found to this file")
     cb.add_argument("--timeout", type=float, default=60.0, help="seconds to wait per square")
     cb.set_defaults(func=cmd_calibrate)
+
+    ix = sub.add_parser("index", help="the games of a log, from its SQLite index")
+    ix.add_argument("log", help="a JSON-lines log written by plateau log or plateau sim --log")
+    ix.add_argument("--db", default="plateau-games.sqlite", help="its SQLite index")
+    ix.add_argument("--rebuild", action="store_true", help="index the log again from its start")
+    ix.set_defaults(func=cmd_index)
 
     b = sub.add_parser("build", help="compile every firmware module to build/mpy (mpy-cross)")
     b.set_defaults(func=cmd_build)

@@ -1,6 +1,11 @@
 """Following a game from its events with the host's copy of the rules core: the live view
 and `plateau replay` both use it. Every event is checked against the rules; the first one
-that does not follow is reported with why."""
+that does not follow is reported with why.
+
+Events come checked by `plateau.events` (their shape); what a position holds is checked here
+by the rules core. Where events are gone (a `gap`, or a `bad` event the host could not read)
+nothing after can be checked until the board's next snapshot: the follower says so
+(`unchecked`) and takes the game up again from that snapshot."""
 
 from __future__ import annotations
 
@@ -27,6 +32,7 @@ class TockFollower:
         self.boot: str | None = None
         self._new_boot = False
         self.sessions = 0
+        self.unchecked: list[str] = []  # where events were gone, and what that cost
 
     def start(self, position: dict) -> None:
         try:
@@ -49,13 +55,27 @@ class TockFollower:
         kind = ev.get("type")
         self.events += 1
         if kind == "game":
-            self.start(ev["position"])
+            if ev.get("game", "tock") == "tock" and isinstance(ev.get("position"), dict):
+                self.start(ev["position"])
+            else:
+                self.pos = None  # another game: nothing to follow until Tock comes back
             return
         if kind == "hello":
             self._new_boot = ev.get("boot") != self.boot
             self.boot = ev.get("boot")
             return
-        if kind == "snapshot" and ev.get("game") == "tock":
+        if kind in ("gap", "bad"):
+            if self.pos is not None:
+                what = (
+                    f"events {ev.get('from')}-{ev.get('to')} of boot {ev.get('boot')} lost"
+                    f" ({ev.get('why')})"
+                    if kind == "gap"
+                    else f"event {ev.get('seq')} unreadable ({ev.get('why')})"
+                )
+                self.unchecked.append(what + ": not checked until the board's next snapshot")
+            self.pos = None
+            return
+        if kind == "snapshot" and ev.get("game") == "tock" and isinstance(ev.get("position"), dict):
             # joining a game under way, or a new session of a log that holds several: take
             # the board's word (a board that reset and resumed says `resumed`, checked below)
             if self.pos is None or (self._new_boot and self._differs(ev["position"])):
@@ -91,7 +111,7 @@ class TockFollower:
                     raise Mismatch("undo with no move to take back")
                 self.pos = self.history.pop()
             self.card = None
-        elif kind == "resumed" and "position" in ev:
+        elif kind == "resumed" and isinstance(ev.get("position"), dict):
             # the board restarted and resumed its saved game: it must be the game we follow
             try:
                 theirs = Position.from_dict(ev["position"])

@@ -1,21 +1,53 @@
 """The host's end of the link: frames in, events out, commands back (P1-P4).
 
-Decoding uses the firmware's own `link.frame`, so both ends share one framing."""
+The link's promise: every event the board numbered reaches the caller once and in order, or
+the caller gets a `gap` naming exactly the numbers that are gone and why; and whatever the
+line did (bytes corrupted, dropped, doubled, reordered, a cut with the port still open, an
+unplug), the host gets back in step by itself once the line is good again.
+
+`Receiver` keeps that promise and does no I/O (tests and fuzzing feed it directly);
+`HostLink` wires it to a serial port. How the host recovers:
+
+- Events after a hole are held (up to HELD_MAX) and delivered once the hole fills.
+- While a hole is open (the board said, in a numbered event or in the "at" of any link
+  message, heartbeats included, that it has more than we have) the host asks with `hello`,
+  and asks again ASK_FIRST_S after the last ask or the last progress, backing off to one ask
+  every ASK_MAX_S. Each ask restarts the board's resend from where we are.
+- A board `gap` is taken as the exact list of lost numbers: events still held inside it are
+  delivered, each run of numbers really missing becomes one `gap` for the caller, and the
+  count moves past it.
+- A board that restarted (a new boot id) ends the old boot: what the host knew the old boot
+  had and never got is a `gap` with why "reset"; late frames of an ended boot are dropped.
+- The link is declared dead (LinkError; `follow` reopens the port) after DEAD_AFTER_S without
+  a good frame, or DEAD_AFTER_S without progress while a hole stays open: heartbeats alone do
+  not keep a stuck link alive.
+- A snapshot is the state after event "at": it is passed on at that point of the stream
+  (after the resent events it already contains), once per greeting and after every gap.
+
+Decoding uses the firmware's own `link.frame`, so both ends share one framing; shapes are
+checked by `plateau.events`."""
 
 from __future__ import annotations
 
 import itertools
 import json
+import secrets
 import time
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import Iterator
+from dataclasses import dataclass, fields
 
 import serial
 
 from link import frame  # firmware/link/frame.py, shared
+from plateau import events
 
-DEAD_AFTER_S = 3.0  # P3: no frame for this long means the link is dead
-_decode = json.JSONDecoder().decode  # on str: json.loads(bytes) sniffs the encoding each time
+DEAD_AFTER_S = 3.0  # P3: no good frame, or no progress on a hole, this long: the link is dead
+ASK_FIRST_S = 0.25  # a hole still open this long after the last ask or progress: ask again
+ASK_MAX_S = 1.0  # backing off, but never slower than this: recovery within 3 s of a clear line
+HELD_MAX = 1024  # events held past a hole (the board's ring holds 256)
+RETIRED_MAX = 64  # ended boots remembered (their late frames are dropped)
+UNLOGGED = ("heartbeat", "sim_end")  # link messages counted or acted on, never logged
 
 
 class FastDecoder:
@@ -62,25 +94,269 @@ class LinkError(Exception):
     """A problem a person can act on: the message says what and what to do."""
 
 
+@dataclass
+class Stats:
+    """What the link went through (heartbeats are counted here, not logged)."""
+
+    frames: int = 0  # good frames (CRC right)
+    bad_frames: int = 0  # bytes that were no frame (noise, CRC wrong), or no event at all
+    bad_events: int = 0  # numbered events of a wrong shape, passed on as `bad`
+    heartbeats: int = 0
+    duplicates: int = 0  # numbered events we already had (resends, doubled frames)
+    asks: int = 0  # hellos sent
+    gaps: int = 0  # gap runs passed on
+    lost: int = 0  # numbers inside them
+    stale: int = 0  # frames of an ended boot, and snapshots already out of date
+    board_link_errors: int = 0  # the board's reports of garbage from us
+    reopens: int = 0  # the link declared dead and the port opened again
+
+    def line(self) -> str:
+        return ", ".join(
+            f"{getattr(self, f.name)} {f.name.replace('_', ' ')}" for f in fields(self)
+        )
+
+
+class Receiver:
+    """The numbering and recovery of the link, without I/O: payloads and the time in,
+    (event, loggable) out; `ask_due` says when to send a hello, `dead` when to give up.
+
+    `following` False (`plateau send`): numbered events are passed on as they come, nothing
+    is asked; the caller only wants answers."""
+
+    def __init__(self, following: bool = True):
+        self.following = following
+        self.boot: str | None = None  # the boot whose events we take
+        self.seq = 0  # its last event passed on (or covered by a gap)
+        self.board_at = 0  # the newest number the board said it has
+        self.held: dict[int, dict] = {}  # events past a hole
+        self.snap: dict | None = None  # a snapshot waiting for its event "at"
+        self.retired: OrderedDict[str, int] = OrderedDict()  # ended boots -> their last seq
+        self.stats = Stats()
+        self.greeted = False  # a board hello since the port was opened
+        self.want_snapshot = True  # the next snapshot is logged (a session, or after a gap)
+        self._asked_at: float | None = None
+        self._wait = ASK_FIRST_S
+        self._progress_at = 0.0
+        self._rx_at = 0.0
+
+    # --- time -------------------------------------------------------------------------------
+
+    def session(self, now: float) -> None:
+        """The port was (re)opened: a new greeting is wanted and logged."""
+        self.greeted = False
+        self.want_snapshot = True
+        self._asked_at = None
+        self._wait = ASK_FIRST_S
+        self._progress_at = self._rx_at = now
+
+    def behind(self) -> bool:
+        """Events missing: the board has more than we passed on, or some are held."""
+        return self.board_at > self.seq or bool(self.held)
+
+    def wants(self) -> bool:
+        return self.following and (
+            not self.greeted or self.behind() or (self.want_snapshot and self.snap is None)
+        )
+
+    def ask_due(self, now: float) -> bool:
+        if not self.wants():
+            self._progress_at = now
+            return False
+        if self._asked_at is None:
+            return True
+        return now - max(self._asked_at, self._progress_at) >= self._wait
+
+    def asked(self, now: float) -> None:
+        self._asked_at = now
+        self._wait = min(self._wait * 2, ASK_MAX_S)
+        self.stats.asks += 1
+
+    def dead(self, now: float) -> str | None:
+        if now - self._rx_at > DEAD_AFTER_S:
+            return f"no frame from the board for {DEAD_AFTER_S:.0f} s"
+        if self.wants() and now - self._progress_at > DEAD_AFTER_S:
+            return (
+                f"no progress for {DEAD_AFTER_S:.0f} s while events are missing"
+                f" (have {self.seq}, the board has {self.board_at})"
+            )
+        return None
+
+    # --- frames -----------------------------------------------------------------------------
+
+    def take(self, payload: bytes, now: float) -> list[tuple[dict, bool]]:
+        """One good frame's payload -> what to pass on, each with whether to log it."""
+        self.stats.frames += 1
+        ev, why = events.parse(payload)
+        if ev is None or "boot" not in ev:
+            head = events.numbered_head(payload)
+            if head is None:  # no event, nor the number of one: noise that passed the CRC
+                self.stats.bad_frames += 1
+                return []
+            ev = events.bad(head[0], head[1], why or "no boot", payload)
+        self._rx_at = now
+        out: list[tuple[dict, bool]] = []
+        boot = ev["boot"]
+        if boot in self.retired:
+            self.stats.stale += 1
+            return out
+        if boot != self.boot:
+            out += self._new_boot(boot, now)
+        seq = ev.get("seq")
+        if seq is not None:
+            return out + self._numbered(ev, seq, now)
+        at = ev.get("at")
+        if at is not None:
+            self.board_at = max(self.board_at, at)
+        kind = ev["type"]
+        if kind == "heartbeat":
+            self.stats.heartbeats += 1
+            out.append((ev, False))
+        elif kind == "gap":
+            if self.following:
+                out += self._gap(ev, now)
+        elif kind == "hello":
+            # the board's own word on how far it is (an "at" seen before may have been a
+            # stale or wrong one): a hole that stays open is asked for again anyway
+            self.board_at = max(self.seq, at or 0)
+            out.append((ev, not self.greeted))  # the first of each session is logged
+            self.greeted = True
+        elif kind == "snapshot":
+            out += self._snapshot(ev)
+        elif kind == "error" and ev.get("what") == "link":
+            self.stats.board_link_errors += 1
+            out.append((ev, False))
+        else:
+            out.append((ev, kind not in UNLOGGED))
+        return out
+
+    def _numbered(self, ev: dict, seq: int, now: float) -> list[tuple[dict, bool]]:
+        if ev["type"] == "bad":
+            self.stats.bad_events += 1
+        if not self.following:
+            return [(ev, True)]
+        self.board_at = max(self.board_at, seq)
+        if seq <= self.seq or seq in self.held:
+            self.stats.duplicates += 1
+            return []
+        if seq - self.seq > HELD_MAX:
+            return []  # too far past the hole to hold: it will come again with the resend
+        self.held[seq] = ev
+        return self._drain(now)
+
+    def _drain(self, now: float) -> list[tuple[dict, bool]]:
+        out = []
+        while self.seq + 1 in self.held:
+            self.seq += 1
+            out.append((self.held.pop(self.seq), True))
+            self._progressed(now)
+            out += self._positioned()
+        return out
+
+    def _progressed(self, now: float) -> None:
+        self._progress_at = now
+        self._wait = ASK_FIRST_S
+
+    def _positioned(self) -> list[tuple[dict, bool]]:
+        """The held snapshot, once the stream has reached the event it follows."""
+        snap = self.snap
+        if snap is None or snap["at"] > self.seq:
+            return []
+        self.snap = None
+        if snap["at"] < self.seq:
+            self.stats.stale += 1
+            return []
+        logged = self.want_snapshot
+        self.want_snapshot = False
+        return [(snap, True)] if logged else []
+
+    def _snapshot(self, ev: dict) -> list[tuple[dict, bool]]:
+        if not self.following or "at" not in ev:
+            return [(ev, True)]
+        if self.snap is None or ev["at"] >= self.snap["at"]:
+            self.snap = ev
+        return self._positioned()
+
+    def _gap(self, ev: dict, now: float) -> list[tuple[dict, bool]]:
+        """The board no longer holds ev["from"]..ev["to"]: what we still miss of it is lost."""
+        if ev["from"] > self.seq + 1 or ev["to"] <= self.seq:
+            return []  # an answer to an older ask: not where we are
+        return self._give_up(ev["to"], "ring", now)
+
+    def _give_up(self, to: int, why: str, now: float) -> list[tuple[dict, bool]]:
+        """Everything up to `to`: held events passed on, each missing run as one gap."""
+        out: list[tuple[dict, bool]] = []
+        start = self.seq + 1
+        for n in sorted(k for k in self.held if k <= to):
+            if n > start:
+                out.append(self._lost(start, n - 1, why))
+            out.append((self.held.pop(n), True))
+            start = n + 1
+        if start <= to:
+            out.append(self._lost(start, to, why))
+        self.seq = to
+        self.want_snapshot = True  # what follows cannot be checked against what went before
+        self._progressed(now)
+        return out + self._positioned() + self._drain(now)
+
+    def _lost(self, first: int, last: int, why: str) -> tuple[dict, bool]:
+        self.stats.gaps += 1
+        self.stats.lost += last - first + 1
+        gap = {"type": "gap", "boot": self.boot, "from": first, "to": last, "why": why}
+        return gap, True
+
+    def _new_boot(self, boot: str, now: float) -> list[tuple[dict, bool]]:
+        """The board restarted: its RAM, the ring with it, is gone."""
+        out: list[tuple[dict, bool]] = []
+        if self.boot is not None:
+            if self.following and self.behind():
+                out = self._give_up(max(self.board_at, *self.held, 0), "reset", now)
+            self.retired[self.boot] = self.seq
+            while len(self.retired) > RETIRED_MAX:
+                self.retired.popitem(last=False)
+        self.boot, self.seq, self.board_at = boot, 0, 0
+        self.held, self.snap = {}, None
+        self.greeted = False  # its hello is logged
+        self.want_snapshot = True
+        return out
+
+
 class HostLink:
     """Reads events from a Plateau board (or the simulator) over a serial port.
 
-    Tracks (boot, seq) of the last numbered event so a reconnect asks only for what was
-    missed, and drops repeats, so every numbered event is delivered exactly once."""
+    Starts from (boot, seq) when set (the last event a log holds), so the board resends only
+    what was missed. `loggable` says whether the event last yielded belongs in the log."""
 
-    def __init__(self, port: str, baudrate: int = 115200):
+    def __init__(self, port: str, baudrate: int = 115200, following: bool = True):
         self.port = port
         self.baudrate = baudrate
-        self.boot: str | None = None
-        self.seq = 0
+        self.rx = Receiver(following)
         self._ser: serial.Serial | None = None
         self._decoder = FastDecoder()
-        self._ids = itertools.count(1)
-        self.last_rx = 0.0
-        self.bad_frames = 0
-        self._asked = -1  # the seq we last asked the board to resend after
-        self._pending: deque[tuple[dict, bytes]] = deque()
-        self.raw: bytes | None = None  # the payload of the event last yielded, as sent
+        # ids unique across host runs: the board answers a repeated id without applying it
+        self._ids = itertools.count(secrets.randbits(30) * 1000 + 1)
+        self._pending: deque[tuple[dict, bool]] = deque()
+        self.loggable = False
+        self.clock = time.monotonic
+
+    @property
+    def boot(self) -> str | None:
+        return self.rx.boot
+
+    @boot.setter
+    def boot(self, value: str | None) -> None:
+        self.rx.boot = value
+
+    @property
+    def seq(self) -> int:
+        return self.rx.seq
+
+    @seq.setter
+    def seq(self, value: int) -> None:
+        self.rx.seq = self.rx.board_at = value
+
+    @property
+    def stats(self) -> Stats:
+        return self.rx.stats
 
     def open(self, hello: bool = True) -> None:
         try:
@@ -93,18 +369,21 @@ class HostLink:
             ser.dtr = False
             ser.rts = False
             ser.open()
-        except serial.SerialException as e:
+        except (serial.SerialException, OSError) as e:
             raise LinkError(f"cannot open {self.port}: {e}. Is the table plugged in?") from e
         self._ser = ser
         self._decoder = FastDecoder()
-        self.last_rx = time.monotonic()
-        if hello:
+        self.rx.session(self.clock())
+        if not hello:
+            self.rx.greeted = True  # commands only: no greeting wanted
+            self.rx.want_snapshot = False
+        elif self.rx.following:
             self.hello()
 
     def hello(self) -> None:
         """Tell the board what we have: it answers with what we missed (P2)."""
-        self.send({"cmd": "hello", "boot": self.boot, "seq": self.seq})
-        self._asked = self.seq
+        self._write({"cmd": "hello", "boot": self.rx.boot, "seq": self.rx.seq})
+        self.rx.asked(self.clock())
 
     def close(self) -> None:
         if self._ser:
@@ -112,81 +391,71 @@ class HostLink:
             self._ser = None
 
     def send(self, cmd: dict) -> int:
-        """Send a command; returns its id (the board's `answer` carries it)."""
-        if not self._ser:
-            raise LinkError("link is not open")
+        """Send a command; returns its id (the board's `answer` carries it). Sending the same
+        dict again sends the same id: the board answers again without applying it twice."""
         cmd.setdefault("id", next(self._ids))
-        self._ser.write(frame.encode(json.dumps(cmd).encode()))
+        self._write(cmd)
         return cmd["id"]
 
+    def _write(self, cmd: dict) -> None:
+        if not self._ser:
+            raise LinkError("link is not open")
+        try:
+            self._ser.write(frame.encode(json.dumps(cmd).encode()))
+        except (serial.SerialException, OSError) as e:
+            raise LinkError(f"link to {self.port} lost: {e}") from e
+
     def events(self) -> Iterator[dict]:
-        """Yields events as they arrive; numbered events exactly once and in order.
-        Ends when the port closes (LinkError) or stays silent longer than DEAD_AFTER_S."""
+        """Yields events as they arrive: numbered events exactly once and in order, gaps
+        where numbers are gone. Ends with LinkError when the port fails or the link is dead
+        (see the module's doc); `follow` reopens it."""
         assert self._ser is not None
         pending = self._pending  # decoded but not yet taken: kept if a caller stops early
+        rx = self.rx
         while True:
             while pending:
-                ev, self.raw = pending.popleft()
+                ev, self.loggable = pending.popleft()
                 yield ev
+            now = self.clock()
+            if rx.ask_due(now):
+                self.hello()
             try:
                 data = self._ser.read(4096)
             except (serial.SerialException, OSError) as e:
                 raise LinkError(f"link to {self.port} lost: {e}") from e
+            now = self.clock()
             if data:
-                self.last_rx = time.monotonic()
                 before = self._decoder.errors
                 for payload in self._decoder.feed(data):
-                    got = self._event(payload)
-                    if got is not None:
-                        pending.append((got, payload))
-                self.bad_frames += self._decoder.errors - before
-            elif time.monotonic() - self.last_rx > DEAD_AFTER_S:
-                raise LinkError(f"no heartbeat from {self.port} for {DEAD_AFTER_S:.0f} s")
+                    pending.extend(rx.take(payload, now))
+                rx.stats.bad_frames += self._decoder.errors - before
+            why = rx.dead(now)
+            if why and not pending:
+                rx.stats.reopens += 1
+                raise LinkError(f"{self.port}: {why}")
 
-    def _event(self, payload: bytes) -> dict | None:
-        try:
-            ev = _decode(payload.decode("utf-8"))
-        except ValueError:  # UnicodeDecodeError included
-            self.bad_frames += 1
-            return None
-        if not isinstance(ev, dict) or "type" not in ev:
-            self.bad_frames += 1
-            return None
-        if ev["type"] == "hello" and ev.get("boot") != self.boot:
-            self.boot, self.seq = ev.get("boot"), 0  # a new boot numbers from 1 again
-        seq = ev.get("seq")
-        if not isinstance(seq, int):
-            # a link message (hello, heartbeat, answer...): not numbered, but it says how far
-            # the board has got; if that is past us, events were lost on the way
-            at = ev.get("at")
-            if (
-                isinstance(at, int)
-                and at > self.seq
-                and ev.get("boot") == self.boot
-                and ev["type"] == "heartbeat"
-                and self._asked != self.seq
-            ):
-                self.hello()
-            return ev
-        if ev.get("boot") != self.boot:
-            # an event from a boot we have not greeted yet: adopt it (the board restarted)
-            self.boot, self.seq = ev.get("boot"), 0
-        if seq <= self.seq:
-            return None  # a resend we already have
-        if seq > self.seq + 1:
-            # a hole (bytes lost on the wire, a link that dropped): ask once for what is
-            # missing; the board resends it in order, and this one again after it
-            if self._asked != self.seq:
-                self.hello()
-            return None
-        self.seq = seq
-        return ev
+    def command(self, cmd: dict, timeout: float, resend_s: float = 1.0) -> Iterator[dict]:
+        """Sends a command and yields what comes until its answer (the last item), sending it
+        again (same id) each resend_s without one; LinkError after `timeout`."""
+        cid = self.send(cmd)
+        start = sent = self.clock()
+        for ev in self.events():
+            yield ev
+            if ev.get("type") == "answer" and ev.get("id") == cid:
+                return
+            now = self.clock()
+            if now - start > timeout:
+                break
+            if now - sent > resend_s:
+                self._write(cmd)
+                sent = now
+        raise LinkError(f"no answer from {self.port} within {timeout:.0f} s")
 
 
 def follow(link: HostLink, say=print, retry_s: float = 0.5, give_up_s: float | None = None):
     """Events from the board for as long as it takes: when the link drops (unplugged, board
-    reset, no heartbeat for 3 s) it says so, reopens the port when it comes back and asks
-    for what it missed (P3). Stops after give_up_s without a link, if given."""
+    reset, dead link) it says so, reopens the port when it comes back and asks for what it
+    missed (P3). Stops after give_up_s without a link, if given."""
     lost_at = None
     while True:
         try:
@@ -200,6 +469,7 @@ def follow(link: HostLink, say=print, retry_s: float = 0.5, give_up_s: float | N
             if lost_at is None:
                 lost_at = time.monotonic()
                 say(f"{e}; reconnecting...")
+                continue  # at once: a dead link on a port still there reopens at once
             if give_up_s is not None and time.monotonic() - lost_at > give_up_s:
                 raise
             time.sleep(retry_s)

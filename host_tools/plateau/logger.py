@@ -1,20 +1,37 @@
-"""Events to disk (P6): one JSON object a line, written as it arrives, and an SQLite index
-of the games in the log.
+"""Events to disk (P6): one JSON object a line, written by the host's own serialiser as each
+event arrives, and an SQLite index of the games in the log that stays consistent with it.
 
 Each line is flushed to the operating system as soon as it is written, so a crash of the
 logger loses nothing it had received; the file is fsync'ed at most every FSYNC_S, so a power
-cut loses at most that much. The SQLite index is derived data: it can be rebuilt from the
-log by reading it again."""
+cut loses at most that much (and the board resends it: a restarted logger asks from the last
+event on disk). A line cut short by a crash is removed when the log is opened again.
+
+The log is the truth; the index is derived from it. The index records how far into the log
+it has read (byte offset and line) in the same SQLite transaction as its rows, and commits
+only what is already on disk, so a kill at any point leaves an index that summarises a prefix
+of the log exactly; the next open reads on from there. `plateau index --rebuild LOG` starts
+it again from the first line."""
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import sqlite3
 import time
+from collections import OrderedDict
+from collections.abc import Iterator
+from dataclasses import astuple, dataclass
 from pathlib import Path
+from typing import IO, Any
+
+from plateau import events
 
 FSYNC_S = 0.5
+COMMIT_LINES = 200  # the index commits every this many lines ...
+COMMIT_S = 1.0  # ... or this often, whichever comes first
+MAX_GAMES = 10_000  # rows per log: a board announcing games without end does not fill the disk
+BOOTS_KEPT = 64  # boots whose last seq the index remembers (to drop repeated lines)
 
 SCHEMA = """
 create table if not exists games (
@@ -29,82 +46,271 @@ create table if not exists games (
     rules text,
     players integer,
     moves integer not null default 0,
-    winner text,
-    started real,
-    updated real
+    winner text
+);
+create table if not exists indexed (
+    log text primary key,
+    offset integer not null,
+    line integer not null,
+    boots text not null,
+    unindexed_games integer not null default 0
 );
 """
 
 
-class Index:
-    """games(log, first_line, last_line, boot, seqs, game, rules, players, moves, winner)."""
+class LogError(Exception):
+    """A log that cannot be written: the message says why."""
 
-    def __init__(self, path: str | os.PathLike, log: str):
-        self.db = sqlite3.connect(str(path))
-        self.db.execute(SCHEMA)
-        self.log = log
-        self.current: int | None = None
-        self._dirty = 0
-        self._last: tuple = (0, None, None)  # line, seq, boot of the latest event
-        self._moves = 0  # moves since the last commit
-        self._winner: str | None = None
 
-    def event(self, line: int, ev: dict) -> None:
-        """Most events only move the game's last line and seq on: those are kept here and
-        written with the next commit (every 200 events, and at every game, move... that
-        counts), so indexing costs next to nothing per event."""
-        kind = ev.get("type")
-        if kind == "game" or (kind == "hello" and self.current is None):
-            self.commit()
-            pos = ev.get("position", {})
-            now = time.time()
-            cur = self.db.execute(
-                "insert into games (log, first_line, last_line, boot, first_seq, last_seq,"
-                " game, rules, players, started, updated) values (?,?,?,?,?,?,?,?,?,?,?)",
-                (
-                    self.log,
-                    line,
-                    line,
-                    ev.get("boot"),
-                    ev.get("seq"),
-                    ev.get("seq"),
-                    ev.get("game"),
-                    pos.get("rules", ev.get("rules")),
-                    pos.get("players", ev.get("players")),
-                    now,
-                    now,
-                ),
-            )
-            self.current = cur.lastrowid
-            self._moves = 0
-            self._winner = None
-        if self.current is None:
+def scan_log(
+    f: IO[bytes], offset: int = 0, line: int = 0, partial: bool = True
+) -> Iterator[tuple[int, int, dict | None, str | None]]:
+    """(line number, offset after the line, event or None, why not) for each line from
+    `offset`. Lines are read at most MAX_LINE bytes at a time: a line without end costs its
+    length in time, not in memory. A last line without its newline (a writer cut short, or
+    one still writing) is read only if `partial`."""
+    f.seek(offset)
+    while True:
+        raw = f.readline(events.MAX_LINE + 1)
+        if not raw:
             return
-        self._last = (line, ev.get("seq", self._last[1]), ev.get("boot", self._last[2]))
-        if kind == "move":
-            self._moves += 1
-        elif kind in ("win", "match_end"):
-            self._winner = ev.get("seat") or ev.get("winner")
+        if not raw.endswith(b"\n") and len(raw) <= events.MAX_LINE and not partial:
+            return
+        line += 1
+        offset += len(raw)
+        if not raw.endswith(b"\n") and len(raw) > events.MAX_LINE:
+            while raw and not raw.endswith(b"\n"):  # skip the rest of the long line
+                raw = f.readline(events.MAX_LINE + 1)
+                offset += len(raw)
+            yield line, offset, None, f"longer than {events.MAX_LINE} bytes"
+            continue
+        text = raw.strip()
+        if not text:
+            yield line, offset, None, None
+            continue
+        ev, why = events.parse(text)
+        if why == "not JSON":
+            why = "not JSON (a line cut short by a crash?)"
+        yield line, offset, ev, why
+
+
+def read_log(path: str | os.PathLike) -> Iterator[tuple[int, dict | None, str | None]]:
+    """Yields (line number, event, None) for each good line, (line number, None, why) for a
+    bad one; blank lines are skipped."""
+    with open(path, "rb") as f:
+        for n, _, ev, why in scan_log(f):
+            if ev is not None or why is not None:
+                yield n, ev, why
+
+
+class Repeats:
+    """Drops lines that repeat a numbered event already seen: per boot, a seq not above the
+    last one kept. Bounded: the last BOOTS_KEPT boots."""
+
+    def __init__(self, boots: dict[str, int] | None = None):
+        self.boots: OrderedDict[str, int] = OrderedDict(boots or {})
+
+    def seen(self, ev: dict) -> bool:
+        seq = ev.get("seq")
+        boot = ev.get("boot")
+        if seq is None or boot is None:
+            return False
+        if seq <= self.boots.get(boot, 0):
+            return True
+        self.boots[boot] = seq
+        self.boots.move_to_end(boot)
+        while len(self.boots) > BOOTS_KEPT:
+            self.boots.popitem(last=False)
+        return False
+
+
+def last_event(path: str | os.PathLike) -> tuple[str | None, int, list[str]]:
+    """(boot, seq) of the last numbered event in a log, or (None, 0), and the boots before
+    it: where a restarted logger takes up (the board resends only what it missed, and late
+    frames of the earlier boots are not taken)."""
+    boot, seq = None, 0
+    boots: dict[str, None] = {}
+    if not Path(path).exists():
+        return boot, seq, []
+    for _, ev, _ in read_log(path):
+        if ev is not None and ev.get("boot") is not None:
+            if "seq" in ev:
+                boot, seq = ev["boot"], ev["seq"]
+            elif ev["type"] == "gap":
+                boot, seq = ev["boot"], ev["to"]
+            boots[ev["boot"]] = None
+    return boot, seq, [b for b in boots if b != boot][-BOOTS_KEPT:]
+
+
+def _scalar(v: Any) -> str | int | None:
+    """A value the index may store: a short string or a number, else nothing."""
+    if isinstance(v, str) and len(v) <= 64:
+        return v
+    if isinstance(v, int) and not isinstance(v, bool) and abs(v) < events.MAX_INT:
+        return v
+    return None
+
+
+@dataclass
+class Row:
+    id: int
+    first_line: int
+    last_line: int
+    boot: str | None
+    first_seq: int | None
+    last_seq: int | None
+    game: str | int | None
+    rules: str | int | None
+    players: str | int | None
+    moves: int
+    winner: str | int | None
+
+
+class Index:
+    """games(log, first_line, last_line, boot, seqs, game, rules, players, moves, winner),
+    one row a game, derived from the log line by line (`add`), committed with how far it has
+    read (`indexed`). A game starts at a `game` event, or at a greeting whose game differs
+    from the one indexed; a row still without a move is reused rather than a new one made."""
+
+    def __init__(self, path: str | os.PathLike, log: str | os.PathLike):
+        self.db = sqlite3.connect(str(path))
+        self.db.executescript(SCHEMA)
+        self.log = str(Path(log).resolve())
+        self._load()
+
+    def _load(self) -> None:
+        got = self.db.execute(
+            "select offset, line, boots, unindexed_games from indexed where log = ?", (self.log,)
+        ).fetchone()
+        self.offset: int = got[0] if got else 0
+        self.line: int = got[1] if got else 0
+        self.unindexed: int = got[3] if got else 0
+        boots = got[2] if got else "{}"
+        self.repeats = Repeats(json.loads(boots))
+        row = self.db.execute(
+            "select id, first_line, last_line, boot, first_seq, last_seq, game, rules, players,"
+            " moves, winner from games where log = ? order by id desc limit 1",
+            (self.log,),
+        ).fetchone()
+        self.cur = Row(*row) if row else None
+        self.rows = self.db.execute(
+            "select count(*) from games where log = ?", (self.log,)
+        ).fetchone()[0]
+        self._dirty = 0
+        self._committed = time.monotonic()
+
+    def rebuild(self) -> None:
+        """Forget this log's rows and read it again from the first line."""
+        self.db.execute("delete from games where log = ?", (self.log,))
+        self.db.execute("delete from indexed where log = ?", (self.log,))
+        self.db.commit()
+        self._load()
+        self.catch_up()
+
+    def catch_up(self) -> int:
+        """Reads the lines written since the last commit (all of them for a new index);
+        starts again from the first line if the log is shorter than what was indexed (it was
+        replaced). Returns the lines read."""
+        try:
+            f = open(self.log, "rb")  # noqa: SIM115 (closed below)
+        except FileNotFoundError:
+            return 0
+        with f:
+            size = os.fstat(f.fileno()).st_size
+            if size < self.offset or (self.offset and not _ends_line(f, self.offset)):
+                self.db.execute("delete from games where log = ?", (self.log,))
+                self.db.execute("delete from indexed where log = ?", (self.log,))
+                self._load()
+            n = 0
+            for line, end, ev, _ in scan_log(f, self.offset, self.line, partial=False):
+                self.add(line, end, ev)
+                n += 1
+        self.commit()
+        return n
+
+    def add(self, line: int, end: int, ev: dict | None) -> None:
+        """Log line number `line`, ending at byte `end`, holding ev (None: a bad line)."""
+        self.line, self.offset = line, end
         self._dirty += 1
-        if self._dirty >= 200 or kind in ("win", "match_end"):
-            self.commit()
+        if ev is None or self.repeats.seen(ev):
+            return
+        kind = ev["type"]
+        game = _scalar(ev.get("game"))
+        if kind == "game" or (
+            kind in ("hello", "snapshot") and game and (self.cur is None or game != self.cur.game)
+        ):
+            self._start(line, ev)
+        cur = self.cur
+        if cur is None:
+            return
+        cur.last_line = line
+        if "seq" in ev:
+            cur.boot, cur.last_seq = ev.get("boot"), ev["seq"]
+            if cur.first_seq is None:
+                cur.first_seq = ev["seq"]
+        if kind == "move":
+            cur.moves += 1
+        elif kind in ("win", "match_end"):
+            cur.winner = _scalar(ev.get("seat") or ev.get("winner")) or cur.winner
+
+    def _start(self, line: int, ev: dict) -> None:
+        pos = ev.get("position")
+        pos = pos if isinstance(pos, dict) else {}
+        game = _scalar(ev.get("game"))
+        rules = _scalar(pos.get("rules", ev.get("rules")))
+        players = _scalar(pos.get("players", ev.get("players")))
+        seq = ev.get("seq")
+        cur = self.cur
+        if cur is not None and cur.moves == 0 and cur.winner is None:
+            # nothing happened in the row's game: it is this one (a `game` after the
+            # greeting that announced the table, a game changed before any move)
+            cur.first_line, cur.game, cur.rules, cur.players = line, game, rules, players
+            cur.first_seq = seq
+            return
+        if self.rows >= MAX_GAMES:
+            self.unindexed += 1  # counted; the last row goes on
+            return
+        self._write_row()
+        new = self.db.execute(
+            "insert into games (log, first_line, last_line, game) values (?, ?, ?, ?)",
+            (self.log, line, line, game),
+        )
+        assert new.lastrowid is not None
+        self.rows += 1
+        self.cur = Row(new.lastrowid, line, line, None, seq, seq, game, rules, players, 0, None)
+
+    def _write_row(self) -> None:
+        if self.cur is not None:
+            _, *values = astuple(self.cur)
+            self.db.execute(
+                "update games set first_line = ?, last_line = ?, boot = ?, first_seq = ?,"
+                " last_seq = ?, game = ?, rules = ?, players = ?, moves = ?, winner = ?"
+                " where id = ?",
+                (*values, self.cur.id),
+            )
+
+    def due(self) -> bool:
+        return self._dirty >= COMMIT_LINES or (
+            self._dirty > 0 and time.monotonic() - self._committed >= COMMIT_S
+        )
 
     def commit(self) -> None:
-        if self.current is not None and self._dirty:
-            line, seq, boot = self._last
-            self.db.execute(
-                "update games set last_line = ?, last_seq = ?, boot = ?, moves = moves + ?,"
-                " winner = coalesce(?, winner), updated = ? where id = ?",
-                (line, seq, boot, self._moves, self._winner, time.time(), self.current),
-            )
-            self._moves = 0
+        """The rows and how far they go, in one transaction."""
+        self._write_row()
+        self.db.execute(
+            "insert or replace into indexed (log, offset, line, boots, unindexed_games)"
+            " values (?, ?, ?, ?, ?)",
+            (self.log, self.offset, self.line, json.dumps(self.repeats.boots), self.unindexed),
+        )
         self.db.commit()
         self._dirty = 0
+        self._committed = time.monotonic()
 
     def games(self) -> list[tuple]:
         return self.db.execute(
             "select id, game, rules, players, moves, winner, first_line, last_line from games"
-            " order by id"
+            " where log = ? order by id",
+            (self.log,),
         ).fetchall()
 
     def close(self) -> None:
@@ -112,67 +318,76 @@ class Index:
         self.db.close()
 
 
+def _ends_line(f: IO[bytes], offset: int) -> bool:
+    f.seek(offset - 1)
+    return f.read(1) == b"\n"
+
+
 class Logger:
+    """Appends events to a log (one writer at a time: a second logger on the same file is
+    refused) and keeps its index."""
+
     def __init__(self, path: str | os.PathLike, db: str | os.PathLike | None = None):
         self.path = Path(path)
-        self.lines = 0  # lines already in the file: appending goes on from there
-        if self.path.exists():
-            with open(self.path, encoding="utf-8", errors="replace") as f:
-                self.lines = sum(1 for _ in f)
-        self.file = open(self.path, "ab")  # noqa: SIM115 (kept open)
-        self.index = Index(db, str(self.path)) if db else None
+        self.file = open(self.path, "a+b")  # noqa: SIM115 (kept open)
+        try:
+            fcntl.flock(self.file.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as e:
+            self.file.close()
+            raise LogError(f"{self.path} is being written by another plateau log") from e
+        self._repair()
+        self.file.seek(0)
+        self.lines = sum(chunk.count(b"\n") for chunk in iter(lambda: self.file.read(1 << 20), b""))
+        self.offset = self.file.tell()
+        self.written = 0
+        self.index = Index(db, self.path) if db else None
+        if self.index:
+            self.index.catch_up()
         self._synced = time.monotonic()
 
-    def write(self, ev: dict, raw: bytes | None = None) -> None:
-        """One event, one line. `raw`: the event's JSON exactly as the board sent it (the
-        link's payload), written as is instead of encoding `ev` again."""
-        if raw is None:
-            raw = json.dumps(ev, separators=(",", ":")).encode()
-        self.file.write(raw + b"\n")
+    def _repair(self) -> None:
+        """A last line without its newline was cut short by a crash: it goes (the board
+        resends that event: the logger asks from the last whole line)."""
+        f = self.file
+        size = f.seek(0, os.SEEK_END)
+        if not size:
+            return
+        f.seek(size - 1)
+        if f.read(1) == b"\n":
+            return
+        back = min(size, events.MAX_LINE + 1)
+        while True:
+            f.seek(size - back)
+            tail = f.read(back)
+            cut = tail.rfind(b"\n")
+            if cut >= 0 or back == size:
+                break
+            back = min(size, back * 2)
+        f.truncate(size - back + cut + 1 if cut >= 0 else 0)
+
+    def write(self, ev: dict) -> None:
+        """One event, one line, in the host's own words (never the board's bytes)."""
+        line = events.dump(ev)
+        if len(line) > events.MAX_LINE:  # cannot happen with 1 KB frames; kept bounded anyway
+            line = events.dump(events.bad(ev.get("boot"), ev.get("seq"), "too long", line))
+        self.file.write(line)
         self.file.flush()
         self.lines += 1
-        if self.index:
-            self.index.event(self.lines, ev)
+        self.written += 1
+        self.offset += len(line)
         now = time.monotonic()
-        if now - self._synced >= FSYNC_S:
-            os.fsync(self.file.fileno())
+        index = self.index
+        if index:
+            index.add(self.lines, self.offset, ev)
+        if now - self._synced >= FSYNC_S or (index and index.due()):
+            os.fsync(self.file.fileno())  # the index never gets ahead of what is on disk
             self._synced = now
+            if index and index.due():
+                index.commit()
 
     def close(self) -> None:
         self.file.flush()
         os.fsync(self.file.fileno())
-        self.file.close()
         if self.index:
             self.index.close()
-
-
-def last_event(path: str | os.PathLike) -> tuple[str | None, int]:
-    """(boot, seq) of the last numbered event in a log, or (None, 0): where a restarted
-    logger takes up, so the board resends only what it missed."""
-    boot, seq = None, 0
-    if not Path(path).exists():
-        return boot, seq
-    for item in read_log(path):
-        ev = item[1]
-        if ev is not None and isinstance(ev.get("seq"), int):
-            boot, seq = ev.get("boot"), ev["seq"]
-    return boot, seq
-
-
-def read_log(path: str | os.PathLike):
-    """Yields (line number, event) for each good line; (line number, None, why) for a bad
-    one. A Plateau log is JSON lines of objects with a "type"."""
-    with open(path, encoding="utf-8", errors="replace") as f:
-        for n, line in enumerate(f, 1):
-            line = line.strip()
-            if not line:
-                continue
-            try:
-                ev = json.loads(line)
-            except ValueError:
-                yield n, None, "not JSON (a line cut short by a crash?)"
-                continue
-            if not isinstance(ev, dict) or "type" not in ev:
-                yield n, None, 'not a Plateau event (no "type")'
-                continue
-            yield n, ev, None
+        self.file.close()

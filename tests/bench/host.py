@@ -12,7 +12,7 @@ import plateau  # noqa: E402,F401
 from link import frame  # noqa: E402
 from link.link import Link  # noqa: E402
 from link.ring import Ring  # noqa: E402
-from plateau.hostlink import HostLink  # noqa: E402
+from plateau.hostlink import FastDecoder, HostLink  # noqa: E402
 from plateau.logger import Logger  # noqa: E402
 
 N = 100_000
@@ -46,10 +46,10 @@ def decode_and_log(data: bytes, work: Path) -> float:
     link = HostLink("bench")
     log = Logger(work / "bench.jsonl", work / "bench.sqlite")
     t0 = time.perf_counter()
-    for payload in link._decoder.feed(data):
-        ev = link._event(payload)
-        if ev is not None:
-            log.write(ev, payload)
+    for payload in FastDecoder().feed(data):
+        for ev, loggable in link.rx.take(payload, 0.0):
+            if loggable:
+                log.write(ev)
     log.close()
     return time.perf_counter() - t0
 
