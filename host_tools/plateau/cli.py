@@ -258,6 +258,12 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_chaos(args: argparse.Namespace) -> int:
+    from plateau import chaos
+
+    return chaos.main(args)
+
+
 def cmd_index(args: argparse.Namespace) -> int:
     from plateau.logger import Index
 
@@ -503,6 +509,23 @@ def main(argv: list[str] | None = None) -> int:
     cb.add_argument("--write", help="write the sensor map found to this file")
     cb.add_argument("--timeout", type=float, default=60.0, help="seconds to wait per square")
     cb.set_defaults(func=cmd_calibrate)
+
+    from plateau.chaos import GAMES, MAX_CUT_S
+
+    ch = sub.add_parser(
+        "chaos", help="whole simulated games through a hostile serial line; what reached the log"
+    )
+    ch.add_argument("--games", type=int, default=1, help="games of each kind (default 1)")
+    ch.add_argument("--game", action="append", choices=GAMES, help="only this game (repeatable)")
+    ch.add_argument("--seed", type=int, default=0, help="first seed: games and faults follow it")
+    ch.add_argument("--jobs", type=int, default=2, help="games played at once")
+    ch.add_argument("--speed", type=float, help="table seconds per real second (default: per game)")
+    ch.add_argument(
+        "--max-cut", type=float, default=MAX_CUT_S, help="longest cut or unplug, table seconds"
+    )
+    ch.add_argument("--json", help="also write the totals to this file")
+    ch.add_argument("--keep", help="keep each game's files (script, journal, log) in this folder")
+    ch.set_defaults(func=cmd_chaos)
 
     ix = sub.add_parser("index", help="the games of a log, from its SQLite index")
     ix.add_argument("log", help="a JSON-lines log written by plateau log or plateau sim --log")

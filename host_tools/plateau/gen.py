@@ -295,3 +295,68 @@ def generate_pocha(
     game.ranking = sorted(seats, key=lambda s: -game.totals[s])
     game.script = "\n".join(lines) + "\n"
     return game
+
+
+# Small seeded generators for the two games `plateau gen` does not write yet (the chaos
+# harness plays all four): legal, simple, and whole.
+
+SUITS = "SHDC"
+
+
+def generate_weykick(seed: int = 0, target: int = 10, pace: int = 150) -> str:
+    """A whole Weykick match, first to `target`, as a table script: each goal a ball that
+    goes in, is seen a while and is taken out; now and then a blip too short to count."""
+    rng = random.Random(seed)
+    lines = [
+        f"# generated: weykick first-to:{target} seed={seed}",
+        f"table weykick mode=first-to:{target} variant=football",
+        f"pace {pace}",
+    ]
+    scored = {"A": 0, "B": 0}  # goals per side: a ball in goal A scores for side B
+    while max(scored.values()) < target:
+        goal = rng.choice("AB")
+        lines.append(f"wait {rng.randrange(2000, 9000)}")
+        if rng.random() < 0.2:
+            lines.append(f"glitch {goal} {rng.choice([3, 8, 15])}")
+        lines += [f"ball {goal}", f"wait {rng.randrange(300, 3000)}", f"clear {goal}"]
+        scored["B" if goal == "A" else "A"] += 1
+    lines.append("wait 1000")
+    return "\n".join(lines) + "\n"
+
+
+def generate_holdem(seed: int = 0, hands: int = 8, pace: int = 150) -> str:
+    """Hands of three-handed Texas Hold'em as a table script: some won pre-flop by folds,
+    the others checked down to a showdown with the board and the hole cards laid on the
+    reader in the order the table asks."""
+    rng = random.Random(seed)
+    lines = [
+        f"# generated: holdem seats=3 hands={hands} seed={seed}",
+        "table holdem seats=3 stacks=100 blinds=1/2 button=1",
+        f"pace {pace}",
+    ]
+    button = 1
+
+    def bet(words: str) -> None:
+        lines.extend([f"wait {rng.randrange(200, 2500)}", f"send {words}"])  # a seat thinks
+
+    for _ in range(hands):
+        deck = [r + s for r in RANKS for s in SUITS]
+        rng.shuffle(deck)
+        sb, bb = button % 3 + 1, (button + 1) % 3 + 1  # three seats: the button acts first
+        lines.append("send hand")
+        if rng.random() < 0.35:
+            bet(f"fold {button}")
+            bet(f"fold {sb}")
+        else:
+            bet(f"call {button}")
+            bet(f"call {sb}")
+            bet(f"check {bb}")
+            for n in (3, 1, 1):  # flop, turn, river; then the seats after the button check
+                lines += [f"card {deck.pop()}" for _ in range(n)]
+                for s in (sb, bb, button):
+                    bet(f"check {s}")
+            for _ in (sb, bb, button):  # showdown: from the left of the button
+                lines += [f"card {deck.pop()}", f"card {deck.pop()}"]
+        lines.append(f"wait {rng.randrange(1000, 4000)}")
+        button = button % 3 + 1
+    return "\n".join(lines) + "\n"
