@@ -56,8 +56,14 @@ def _show(ev: dict) -> str:
 
 
 def say(text: str, **kw) -> None:
-    """print() for text that holds anything a board or a log said."""
+    """print() for a line that holds anything a board or a log said."""
     print(clean(text), **kw)
+
+
+def say_board(follower, **kw) -> None:
+    """The follower's board, a line at a time (each cleaned like any other)."""
+    for line in follower.board().split("\n"):
+        say(line, **kw)
 
 
 class View:
@@ -93,7 +99,7 @@ class View:
             say(f"      !! {e}", flush=True)
             return
         if self.board and ev.get("type") in ("move", "undo", "game", "win"):
-            say(self.follower.board(), flush=True)
+            say_board(self.follower, flush=True)
 
     def _holdem(self, ev: dict) -> None:
         """Hold'em's live line: the board, the pot, whose turn, the stacks."""
@@ -253,7 +259,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     if f.pos is None:
         print("  the end of the log comes after lost events: no final position to show")
         return 0
-    say(f.board())
+    say_board(f)
     print(f.pos.dumps())
     return 0
 

@@ -135,7 +135,7 @@ class Receiver:
         self.greeted = False  # a board hello since the port was opened
         self.want_snapshot = True  # the next snapshot is logged (a session, or after a gap)
         self._asked_at: float | None = None
-        self._wait = ASK_FIRST_S
+        self._asks = 0  # asks since the last progress
         self._progress_at = 0.0
         self._rx_at = 0.0
 
@@ -146,7 +146,7 @@ class Receiver:
         self.greeted = False
         self.want_snapshot = True
         self._asked_at = None
-        self._wait = ASK_FIRST_S
+        self._asks = 0
         self._progress_at = self._rx_at = now
 
     def behind(self) -> bool:
@@ -164,11 +164,12 @@ class Receiver:
             return False
         if self._asked_at is None:
             return True
-        return now - max(self._asked_at, self._progress_at) >= self._wait
+        wait = min(ASK_FIRST_S * 2 ** max(self._asks - 1, 0), ASK_MAX_S)
+        return now - max(self._asked_at, self._progress_at) >= wait
 
     def asked(self, now: float) -> None:
         self._asked_at = now
-        self._wait = min(self._wait * 2, ASK_MAX_S)
+        self._asks += 1
         self.stats.asks += 1
 
     def dead(self, now: float) -> str | None:
@@ -254,7 +255,7 @@ class Receiver:
 
     def _progressed(self, now: float) -> None:
         self._progress_at = now
-        self._wait = ASK_FIRST_S
+        self._asks = 0
 
     def _positioned(self) -> list[tuple[dict, bool]]:
         """The held snapshot, once the stream has reached the event it follows."""
@@ -317,6 +318,7 @@ class Receiver:
         self.held, self.snap = {}, None
         self.greeted = False  # its hello is logged
         self.want_snapshot = True
+        self._asks = 0
         return out
 
 
