@@ -14,7 +14,7 @@ BOARD ?= esp32
 
 FW_TESTS := $(sort $(basename $(notdir $(wildcard tests/firmware/test_*.py))))
 
-.PHONY: setup test lint typecheck mpy pytest mpytest size deploy demo bench clean hardware hardware-check
+.PHONY: setup test lint typecheck mpy pytest mpytest size deploy demo bench chaos clean hardware hardware-check
 
 setup: $(STAMP)
 
@@ -101,6 +101,13 @@ bench: mpy
 	  $(BIN)/python tests/bench/host.py build/bench/game.jsonl; \
 	  echo "## .mpy sizes"; $(BIN)/plateau size | tail -2; \
 	} 2>&1 | tee tests/bench/results.txt
+
+# The chaos harness's long run: 50 whole games of each of the four games through a relay that
+# corrupts, drops, doubles, reorders, cuts and unplugs (about half an hour, 2 games at a time;
+# `make test` plays one of each). Prints the counts; fails if the link's promise broke.
+chaos: $(STAMP)
+	@mkdir -p build
+	$(BIN)/plateau chaos --games 50 --jobs 2 --json build/chaos.json
 
 clean:
 	rm -rf build .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -1,0 +1,197 @@
+"""The log and its SQLite index under kill -9 (issue 15): a logger killed at seeded random
+points of its work (halfway through writing a line, between the log's fsync and the index's
+commit, inside the commit) and started again, many times over one game. At the end the log
+holds every event once with no broken line, and the index is exactly what a rebuild from the
+log gives. Kill points are counted in the logger's own operations, not in time."""
+
+import json
+import random
+import sqlite3
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from conftest import REPORT
+
+from plateau import HARDWARE, events
+from plateau.gen import generate
+from plateau.logger import MAX_GAMES, Index, Logger, read_log
+from sim.run import play
+
+# The child: writes the events the log does not have yet, and kills itself (SIGKILL, no
+# cleanup) when its countdown of operations reaches 0, in the middle of that operation.
+CHILD = r"""
+import json, os, signal, sys
+import plateau.logger as L
+
+log, db, todo, countdown = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+left = [countdown]
+
+def tick(what):
+    left[0] -= 1
+    if left[0] <= 0:
+        os.kill(os.getpid(), signal.SIGKILL)
+
+class File:
+    def __init__(self, f):
+        self.f = f
+    def write(self, data):
+        left[0] -= 1
+        if left[0] <= 0:  # half a line reaches the disk, then the process dies
+            self.f.write(data[: len(data) // 2]); self.f.flush()
+            os.kill(os.getpid(), signal.SIGKILL)
+        return self.f.write(data)
+    def __getattr__(self, name):
+        return getattr(self.f, name)
+
+real_commit = L.Index.commit
+def commit(self):
+    tick("before commit")
+    self._write_row()
+    tick("row written, not committed")
+    real_commit(self)
+    tick("after commit")
+L.Index.commit = commit
+real_fsync = os.fsync
+def fsync(fd):
+    tick("before fsync")
+    real_fsync(fd)
+L.os.fsync = fsync
+L.COMMIT_LINES = 7  # commit often: more kill points inside the index's work
+
+logger = L.Logger(log, db)
+logger.file = File(logger.file)
+evs = [json.loads(line) for line in open(todo)]
+for ev in evs[logger.lines:]:
+    logger.write(ev)
+logger.close()
+"""
+
+
+def game_events() -> list[dict]:
+    game = generate("classic", 2, seed=21)
+    lines = game.script.split("\n")
+    lines.insert(len(lines) // 3, "send new tock players=2 rules=toc-fr")  # a new game row
+    lines.insert(2 * len(lines) // 3, "reset")  # a new boot
+    with tempfile.TemporaryDirectory() as d:
+        Path(f"{d}/g.table").write_text("\n".join(lines))
+        return [
+            e
+            for e in play(f"{d}/g.table", str(HARDWARE), state=f"{d}/f")
+            if e["type"] != "heartbeat"
+        ]
+
+
+def rows(db: str, log: Path) -> list[tuple]:
+    with sqlite3.connect(db) as c:
+        return c.execute(
+            "select first_line, last_line, boot, first_seq, last_seq, game, rules, players,"
+            " moves, winner from games where log = ? order by id",
+            (str(log.resolve()),),
+        ).fetchall()
+
+
+def test_index_stays_consistent_with_the_log_through_kills_at_any_point(tmp_path):
+    evs = game_events()
+    todo = tmp_path / "events.jsonl"
+    todo.write_text("".join(events.dump(e).decode() for e in evs))
+    log, db = tmp_path / "game.jsonl", str(tmp_path / "games.sqlite")
+    rng = random.Random(15)
+    kills = 0
+    for _ in range(200):
+        done = subprocess.run(
+            [sys.executable, "-c", CHILD, str(log), db, str(todo), str(rng.randrange(1, 120))],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert "Traceback" not in done.stderr, done.stderr
+        if done.returncode == 0:
+            break
+        kills += 1
+        # at every kill point the index is a true summary of a prefix of the log
+        assert rows(db, log) == _prefix_rows(tmp_path, log, db)
+    else:
+        raise AssertionError("the logger never got to the end")
+    logged = [e for _, e, _ in read_log(log)]
+    assert logged == evs  # every event once, in order, no broken line
+    fresh = str(tmp_path / "rebuilt.sqlite")
+    Index(fresh, log).catch_up()
+    assert rows(db, log) == rows(fresh, log)
+    games = rows(db, log)
+    assert len(games) == 2 and games[0][8] + games[1][8] == len(
+        [e for e in evs if e["type"] == "move"]
+    )
+    REPORT.append(
+        f"index: the logger killed {kills} times at random points of its work over a"
+        f" {len(evs)}-event log: index = rebuild every time ({len(games)} games,"
+        f" {games[0][8] + games[1][8]} moves)"
+    )
+
+
+def _prefix_rows(tmp: Path, log: Path, db: str) -> list[tuple]:
+    """What an index of the log up to the offset the killed index committed holds."""
+    with sqlite3.connect(db) as c:
+        got = c.execute(
+            "select offset from indexed where log = ?", (str(log.resolve()),)
+        ).fetchone()
+    offset = got[0] if got else 0
+    cut = tmp / "prefix.jsonl"
+    cut.write_bytes(log.read_bytes()[:offset])
+    fresh = tmp / "prefix.sqlite"
+    fresh.unlink(missing_ok=True)
+    Index(str(fresh), cut).catch_up()
+    return [r for r in rows(str(fresh), cut)]
+
+
+def test_index_rebuild_and_its_bounds(tmp_path):
+    log = tmp_path / "l.jsonl"
+    lines = [{"type": "hello", "boot": "a", "at": 0, "game": "tock"}]
+    lines += [{"type": "game", "game": "tock", "boot": "a", "seq": n} for n in range(1, 6)]
+    lines += [{"type": "move", "boot": "a", "seq": 6, "card": "AS", "seat": "R", "steps": []}]
+    lines += [{"type": "move", "boot": "a", "seq": 6, "card": "AS", "seat": "R", "steps": []}]
+    log.write_bytes(b"".join(events.dump(e) for e in lines))
+    ix = Index(str(tmp_path / "i.sqlite"), log)
+    ix.catch_up()
+    # games without a move share one row; the move written twice counts once
+    assert [(r[5], r[8]) for r in rows(str(tmp_path / "i.sqlite"), log)] == [("tock", 1)]
+    with open(log, "ab") as f:
+        for n in range(7, 7 + 2 * (MAX_GAMES + 5), 2):
+            f.write(events.dump({"type": "game", "game": "x", "boot": "a", "seq": n}))
+            f.write(
+                events.dump(
+                    {
+                        "type": "move",
+                        "boot": "a",
+                        "seq": n + 1,
+                        "card": "AS",
+                        "seat": "R",
+                        "steps": [],
+                    }
+                )
+            )
+    ix.catch_up()
+    assert len(rows(str(tmp_path / "i.sqlite"), log)) == MAX_GAMES and ix.unindexed > 0
+    ix.rebuild()
+    assert len(rows(str(tmp_path / "i.sqlite"), log)) == MAX_GAMES
+    ix.close()
+
+
+def test_a_second_logger_on_the_same_log_is_refused_and_a_cut_line_is_dropped(tmp_path):
+    from plateau.logger import LogError
+
+    log = tmp_path / "l.jsonl"
+    log.write_bytes(
+        events.dump({"type": "card", "boot": "a", "seq": 1, "card": "AS"}) + b'{"type":"ca'
+    )
+    first = Logger(log)
+    assert log.read_bytes().endswith(b'"AS"}\n') and first.lines == 1
+    try:
+        Logger(log)
+    except LogError as e:
+        assert "another plateau log" in str(e)
+    else:
+        raise AssertionError("two loggers on one log")
+    first.close()
+    json.loads(log.read_text())
