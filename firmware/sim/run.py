@@ -29,52 +29,6 @@ END_MS = 2000  # after the last action the table runs on this long (settling, he
 HOST_WAIT_MS = 60000
 
 
-class PacedClock(VirtualClock):
-    """Table time running `speed` times faster than real time and never ahead of it (on a
-    loaded machine it falls behind, it never jumps): the chaos harness needs a known ratio
-    between the table's time and the host's real-time timeouts."""
-
-    def __init__(self, speed):
-        super().__init__()
-        self.speed = speed
-        self._t0 = time.ticks_ms()
-
-    def sleep_ms(self, ms):
-        self.now += ms
-        ahead = self.now / self.speed - time.ticks_diff(time.ticks_ms(), self._t0)
-        if ahead >= 1:
-            time.sleep_ms(int(ahead))
-
-
-class JournalLink(Link):
-    """The link, writing down what the firmware emitted: ground truth for the chaos harness,
-    which compares it with what the host logged. One JSON line each, flushed at once:
-    every numbered event as sent; {"boot", "held_from"} when the ring drops events older
-    than held_from; {"boot", "gap": [from, to]} for every gap the board tells; and at the
-    end of the script {"boot", "end": newest seq, "t": table ms} (Sim.run)."""
-
-    journal = None  # an open file
-
-    def emit(self, ev):
-        first = self.ring.first
-        seq = Link.emit(self, ev)
-        j = self.journal
-        if j:
-            body = bytes(self.ring.get(seq)).decode()
-            j.write('{"boot":"%s","seq":%d,%s\n' % (self.boot, seq, body))
-            if self.ring.first != first:
-                j.write('{"boot":"%s","held_from":%d}\n' % (self.boot, self.ring.first))
-            j.flush()
-        return seq
-
-    def tell(self, ev):
-        Link.tell(self, ev)
-        j = self.journal
-        if j and ev.get("type") == "gap":
-            j.write('{"boot":"%s","gap":[%d,%d]}\n' % (self.boot, ev["from"], ev["to"]))
-            j.flush()
-
-
 class Sim:
     def __init__(
         self, settings, path, clock, transport, boot, hw_dir, ring=None, state=None, journal=None
@@ -106,8 +60,14 @@ class Sim:
 
         self.boots += 1
         self.ring.clear()
-        self.link = JournalLink(self.transport.write, boot_id, ring=self.ring)
-        self.link.journal = self.journal
+        if not self.journal:
+            self.link = Link(self.transport.write, boot_id, ring=self.ring)
+        else:  # the chaos harness's ground truth (loaded only then: heap)
+            from sim.journal import JournalLink
+
+            link = JournalLink(self.transport.write, boot_id, ring=self.ring)
+            link.journal = self.journal
+            self.link = link
         settings = self.settings
         board = self.board.boot()
         self.game = make_game(settings["game"], self.link.emit, board.names, settings)
@@ -324,7 +284,11 @@ def main(argv):
     hw_dir = option(argv, "--hardware", "../../hardware")
     state = option(argv, "--state")
     speed = option(argv, "--speed")
-    clock = PacedClock(float(speed)) if speed else VirtualClock("--realtime" in argv)
+    clock = VirtualClock("--realtime" in argv)
+    if speed:
+        from sim.journal import PacedClock
+
+        clock = PacedClock(float(speed))
     ring = option(argv, "--ring")  # a smaller ring: the chaos harness makes it lose events
     journal = option(argv, "--journal")
     sim = Sim(

@@ -12,6 +12,16 @@ def events(data):
     return [json.loads(p) for p in frame.Decoder().feed(data)]
 
 
+def board(boot, n, ring=None):
+    """A link that has emitted n card events, with what it wrote taken off the wire."""
+    w = Wire()
+    link = Link(w.write, boot, ring=ring if ring is not None else Ring(4096, 64))
+    for i in range(n):
+        link.emit({"type": "card", "n": i})
+    w.out[:] = b""
+    return w, link
+
+
 def pump(link, passes=400):
     """Runs the link's part of the table loop (the resend goes out a few events a pass);
     heartbeats are left out of what it returns."""
@@ -109,11 +119,7 @@ def test_P2_events_are_numbered_and_carry_the_boot_id():
 
 
 def test_P2_hello_resends_exactly_what_the_host_missed():
-    w = Wire()
-    link = Link(w.write, "feed0001")
-    for i in range(5):
-        link.emit({"type": "card", "n": i})
-    w.out[:] = b""
+    w, link = board("feed0001", 5)
     link.receive(frame.encode(b'{"cmd":"hello","boot":"feed0001","seq":3}'))
     pump(link)
     evs = events(w.out)
@@ -124,11 +130,7 @@ def test_P2_hello_resends_exactly_what_the_host_missed():
 def test_P2_the_resend_goes_out_a_few_events_a_pass():
     from clock import VirtualClock
 
-    w = Wire()
-    link = Link(w.write, "feed0007")
-    for i in range(50):
-        link.emit({"type": "card", "n": i})
-    w.out[:] = b""
+    w, link = board("feed0007", 50, Ring(4096, 64))
     link.receive(frame.encode(b'{"cmd":"hello","boot":"feed0007","seq":0}'))
     assert [e["type"] for e in events(w.out)] == ["hello", "snapshot"]  # nothing more yet
     link._last_beat = 0
@@ -139,10 +141,7 @@ def test_P2_the_resend_goes_out_a_few_events_a_pass():
 
 
 def test_P2_a_new_hello_restarts_the_resend_instead_of_adding_one():
-    w = Wire()
-    link = Link(w.write, "feed0008")
-    for i in range(30):
-        link.emit({"type": "card", "n": i})
+    w, link = board("feed0008", 30, Ring(4096, 64))
     hello = b'{"cmd":"hello","boot":"feed0008","seq":%d}'
     for _ in range(3):  # the host asked three times, each resend cut short by the next ask
         link.receive(frame.encode(hello % 0))
@@ -154,10 +153,7 @@ def test_P2_a_new_hello_restarts_the_resend_instead_of_adding_one():
 
 
 def test_P2_events_pushed_out_of_the_ring_during_a_resend_become_a_gap():
-    w = Wire()
-    link = Link(w.write, "feed0009", ring=Ring(400, 8))
-    for i in range(8):
-        link.emit({"type": "card", "n": i})
+    w, link = board("feed0009", 8, Ring(400, 8))
     link.receive(frame.encode(b'{"cmd":"hello","boot":"feed0009","seq":0}'))
     for i in range(6):  # new events arrive before the resend is out: the oldest are dropped
         link.emit({"type": "card", "n": 8 + i})
@@ -171,11 +167,7 @@ def test_P2_events_pushed_out_of_the_ring_during_a_resend_become_a_gap():
 
 
 def test_P2_gap_when_the_host_missed_more_than_the_ring():
-    w = Wire()
-    link = Link(w.write, "feed0002", ring=Ring(400, 8))
-    for i in range(20):
-        link.emit({"type": "card", "n": i})
-    w.out[:] = b""
+    w, link = board("feed0002", 20, Ring(400, 8))
     link.receive(frame.encode(b'{"cmd":"hello","boot":"other","seq":17}'))
     pump(link)
     evs = events(w.out)
@@ -221,7 +213,7 @@ def test_P4_unknown_command_is_refused_and_known_one_answered():
 
 def test_P4_a_command_sent_again_is_answered_again_not_applied_twice():
     w = Wire()
-    link = Link(w.write, "feed000a")
+    link = Link(w.write, "feed000a", ring=Ring(4096, 64))
     applied = []
 
     def command(cmd):
