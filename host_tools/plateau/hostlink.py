@@ -334,8 +334,10 @@ class HostLink:
         self.rx = Receiver(following)
         self._ser: serial.Serial | None = None
         self._decoder = FastDecoder()
-        # ids unique across host runs: the board answers a repeated id without applying it
-        self._ids = itertools.count(secrets.randbits(30) * 1000 + 1)
+        # text ids, unique across host runs (a random prefix): the board answers a command
+        # sent again with its id without applying it twice
+        prefix = secrets.token_hex(4)
+        self._ids = (f"{prefix}-{n}" for n in itertools.count(1))
         self._pending: deque[tuple[dict, bool]] = deque()
         self.loggable = False
         self.clock = time.monotonic
@@ -392,7 +394,7 @@ class HostLink:
             self._ser.close()
             self._ser = None
 
-    def send(self, cmd: dict) -> int:
+    def send(self, cmd: dict) -> int | str:
         """Send a command; returns its id (the board's `answer` carries it). Sending the same
         dict again sends the same id: the board answers again without applying it twice."""
         cmd.setdefault("id", next(self._ids))
