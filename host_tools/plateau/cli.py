@@ -10,7 +10,7 @@ from pathlib import Path
 
 from plateau import ROOT
 from plateau.events import clean
-from plateau.hostlink import HostLink, LinkError
+from plateau.hostlink import DeadLink, HostLink, LinkError
 from plateau.logger import LogError, Logger
 from plateau.sim import Firmware
 
@@ -131,6 +131,24 @@ class View:
         )
 
 
+def sim_events(link: HostLink, fw: Firmware):
+    """The simulated board's events until the simulator ends (its side of the pty closes).
+    A simulator slow to start or held up (a loaded machine) looks like a dead link to the
+    host: that is waited out on the same port, not taken for the end."""
+    if not link.is_open:
+        link.open()
+    while True:
+        try:
+            yield from link.events()
+            return
+        except DeadLink:
+            if fw.finished():
+                return
+            link.revive()
+        except LinkError:
+            return  # the simulator ended: its side of the pty closed
+
+
 def cmd_sim(args: argparse.Namespace) -> int:
     from sim.script import ScriptError, parse  # firmware/sim/script.py, shared
 
@@ -149,8 +167,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
     log = Logger(args.log, args.db) if getattr(args, "log", None) else None
     count = 0
     try:
-        link.open()
-        for ev in link.events():
+        for ev in sim_events(link, fw):
             if ev["type"] == "sim_end":
                 if link.rx.behind():
                     continue  # events still to come: the simulator says sim_end again
@@ -160,8 +177,6 @@ def cmd_sim(args: argparse.Namespace) -> int:
             if log and link.loggable:
                 log.write(ev)
             view.show(ev)
-    except LinkError:
-        pass  # the simulator ended: its side of the pty closed
     finally:
         link.close()
         if log:

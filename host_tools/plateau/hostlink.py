@@ -94,6 +94,12 @@ class LinkError(Exception):
     """A problem a person can act on: the message says what and what to do."""
 
 
+class DeadLink(LinkError):
+    """The port is open but the board said nothing (or nothing that closed a hole) for
+    DEAD_AFTER_S: `follow` reopens the port; a caller that knows the board is only slow (a
+    simulator starting on a loaded machine) calls `revive` and reads on."""
+
+
 @dataclass
 class Stats:
     """What the link went through (heartbeats are counted here, not logged)."""
@@ -362,6 +368,10 @@ class HostLink:
     def stats(self) -> Stats:
         return self.rx.stats
 
+    @property
+    def is_open(self) -> bool:
+        return self._ser is not None
+
     def open(self, hello: bool = True) -> None:
         try:
             # P5: open without touching DTR/RTS; pulsing them resets an ESP32 (and in one
@@ -436,23 +446,39 @@ class HostLink:
             why = rx.dead(now)
             if why and not pending:
                 rx.stats.reopens += 1
-                raise LinkError(f"{self.port}: {why}")
+                raise DeadLink(f"{self.port}: {why}")
+
+    def revive(self) -> None:
+        """After DeadLink, on the same open port: a new session, greeted again."""
+        self.rx.session(self.clock())
+        if self.rx.following:
+            self.hello()
+        else:
+            self.rx.greeted, self.rx.want_snapshot = True, False
 
     def command(self, cmd: dict, timeout: float, resend_s: float = 1.0) -> Iterator[dict]:
         """Sends a command and yields what comes until its answer (the last item), sending it
-        again (same id) each resend_s without one; LinkError after `timeout`."""
+        again (same id) each resend_s without one; LinkError after `timeout` (a silent board
+        is waited for that long: it may be starting)."""
         cid = self.send(cmd)
         start = sent = self.clock()
-        for ev in self.events():
-            yield ev
-            if ev.get("type") == "answer" and ev.get("id") == cid:
-                return
-            now = self.clock()
-            if now - start > timeout:
+        while self.clock() - start <= timeout:
+            try:
+                for ev in self.events():
+                    yield ev
+                    if ev.get("type") == "answer" and ev.get("id") == cid:
+                        return
+                    now = self.clock()
+                    if now - start > timeout:
+                        break
+                    if now - sent > resend_s:
+                        self._write(cmd)
+                        sent = now
                 break
-            if now - sent > resend_s:
+            except DeadLink:
+                self.revive()
                 self._write(cmd)
-                sent = now
+                sent = self.clock()
         raise LinkError(f"no answer from {self.port} within {timeout:.0f} s")
 
 

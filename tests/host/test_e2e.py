@@ -9,6 +9,7 @@ import time
 
 from conftest import REPORT
 
+from plateau.cli import sim_events
 from plateau.gen import generate
 from plateau.hostlink import HostLink, LinkError
 from plateau.logger import read_log
@@ -97,12 +98,13 @@ def _session(tmp_path, script_text):
     fw = Firmware(script, "--wait-host")
     link = HostLink(fw.port)
     link.open()
+    link.fw = fw  # for _until
     return fw, link
 
 
-def _until(link, pred, timeout=10.0):
+def _until(link, pred, timeout=60.0):  # a bound for a failing test, not a speed target
     end = time.monotonic() + timeout
-    for ev in link.events():
+    for ev in sim_events(link, link.fw):
         if pred(ev):
             return ev
         if time.monotonic() > end:
@@ -112,7 +114,7 @@ def _until(link, pred, timeout=10.0):
 
 def _finish(fw, link):
     try:
-        _until(link, lambda e: e["type"] == "sim_end", 30)
+        _until(link, lambda e: e["type"] == "sim_end" and not link.rx.behind())
         link.send({"cmd": "bye"})
     except (LinkError, AssertionError):
         pass
@@ -184,11 +186,13 @@ def test_plateau_send_and_its_errors(tmp_path):
     script.write_text("table tock players=4\nwait 100\n")
     fw = Firmware(script, "--wait-host")  # waits for a hello: commands are served meanwhile
     try:
-        done = plateau("send", "--port", fw.port, "undo", timeout=30)
+        done = plateau("send", "--port", fw.port, "--timeout", "60", "undo", timeout=120)
         assert done.returncode == 1 and "refused: nothing to undo" in done.stdout
-        done = plateau("send", "--port", fw.port, "new", "tock", "players=3", timeout=30)
+        done = plateau(
+            "send", "--port", fw.port, "--timeout", "60", "new", "tock", "players=3", timeout=120
+        )
         assert done.returncode == 0 and "done" in done.stdout
-        done = plateau("send", "--port", fw.port, "dance", timeout=30)
+        done = plateau("send", "--port", fw.port, "--timeout", "60", "dance", timeout=120)
         assert done.returncode == 2 and "unknown command" in done.stderr
     finally:
         fw.stop()
@@ -239,7 +243,7 @@ def test_host_restarted_asks_only_for_what_it_missed(tmp_path):
         log_path = tmp_path / f"host{trial}.jsonl"
         log = Logger(log_path)
         stop_after = rng.choice(["hello", "card", "move"])
-        for ev in link.events():  # the first host logs until then, and dies
+        for ev in sim_events(link, fw):  # the first host logs until then, and dies
             if link.loggable:
                 log.write(ev)
             if ev["type"] == stop_after:
@@ -249,9 +253,8 @@ def test_host_restarted_asks_only_for_what_it_missed(tmp_path):
         time.sleep(rng.choice([0, 0.5]))
         again = HostLink(fw.port)
         again.boot, again.seq, _ = last_event(log_path)
-        again.open()
         log = Logger(log_path)
-        for ev in again.events():
+        for ev in sim_events(again, fw):
             if ev["type"] == "sim_end" and not again.rx.behind():
                 again.send({"cmd": "bye"})
                 break
@@ -314,3 +317,31 @@ def test_H9_plateau_holdem_showdown_prints_pots_hands_and_winners():
         "holdem", "showdown", "--board", "AS KS QS JS 2D", "--hands", "1=AS AD", "--bets", "1=10"
     )
     assert bad.returncode == 2 and "read twice: AS" in bad.stderr
+
+
+def test_a_simulator_slow_to_start_is_waited_for_not_taken_for_a_dead_link(
+    tmp_path, monkeypatch, capsys
+):
+    """A loaded machine can keep the simulator silent longer than the host's 3 s dead-link
+    rule: `plateau sim` and `plateau send` must wait it out, not end early (the class of
+    failure behind the test above failing on a loaded machine). The delay is made, not
+    hoped for: micropython starts 4 s late."""
+    import plateau.sim
+    from plateau.cli import main
+
+    real = plateau.sim.micropython()
+    slow = tmp_path / "slow-micropython"
+    slow.write_text(f'#!/bin/sh\nsleep 4\nexec "{real}" "$@"\n')
+    slow.chmod(0o755)
+    monkeypatch.setattr(plateau.sim, "micropython", lambda: str(slow))
+    script = tmp_path / "s.table"
+    script.write_text("table tock players=4\ncard AS\nlift RC1\nplace R18\nwait 500\n")
+    assert main(["sim", str(script), "--json"]) == 0
+    evs = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [e["type"] for e in evs if "seq" in e] == ["card", "move"]
+    fw = Firmware(script, "--wait-host")
+    try:
+        assert main(["send", "--port", fw.port, "--timeout", "60", "undo"]) == 1
+        assert "refused: nothing to undo" in capsys.readouterr().out
+    finally:
+        fw.stop()
