@@ -28,8 +28,7 @@ from typing import IO, Any
 from plateau import events
 
 FSYNC_S = 0.5
-COMMIT_LINES = 200  # the index commits every this many lines ...
-COMMIT_S = 1.0  # ... or this often, whichever comes first
+COMMIT_S = 1.0  # the index commits at most this often (each commit fsyncs the log first)
 MAX_GAMES = 10_000  # rows per log: a board announcing games without end does not fill the disk
 BOOTS_KEPT = 64  # boots whose last seq the index remembers (to drop repeated lines)
 
@@ -290,9 +289,7 @@ class Index:
             )
 
     def due(self) -> bool:
-        return self._dirty >= COMMIT_LINES or (
-            self._dirty > 0 and time.monotonic() - self._committed >= COMMIT_S
-        )
+        return self._dirty > 0 and time.monotonic() - self._committed >= COMMIT_S
 
     def commit(self) -> None:
         """The rows and how far they go, in one transaction."""
