@@ -131,6 +131,7 @@ class Receiver:
 
     def __init__(self, following: bool = True):
         self.following = following
+        self.asking = following  # says hello when it wants something (not for commands only)
         self.boot: str | None = None  # the boot whose events we take
         self.seq = 0  # its last event passed on (or covered by a gap)
         self.board_at = 0  # the newest number the board said it has
@@ -160,7 +161,7 @@ class Receiver:
         return self.board_at > self.seq or bool(self.held)
 
     def wants(self) -> bool:
-        return self.following and (
+        return self.asking and (
             not self.greeted or self.behind() or (self.want_snapshot and self.snap is None)
         )
 
@@ -388,10 +389,8 @@ class HostLink:
         self._ser = ser
         self._decoder = FastDecoder()
         self.rx.session(self.clock())
-        if not hello:
-            self.rx.greeted = True  # commands only: no greeting wanted
-            self.rx.want_snapshot = False
-        elif self.rx.following:
+        self.rx.asking = hello and self.rx.following  # hello=False: commands only, never ask
+        if self.rx.asking:
             self.hello()
 
     def hello(self) -> None:
@@ -451,10 +450,8 @@ class HostLink:
     def revive(self) -> None:
         """After DeadLink, on the same open port: a new session, greeted again."""
         self.rx.session(self.clock())
-        if self.rx.following:
+        if self.rx.asking:
             self.hello()
-        else:
-            self.rx.greeted, self.rx.want_snapshot = True, False
 
     def command(self, cmd: dict, timeout: float, resend_s: float = 1.0) -> Iterator[dict]:
         """Sends a command and yields what comes until its answer (the last item), sending it

@@ -346,3 +346,17 @@ def test_a_numbered_event_of_a_bad_shape_keeps_its_number():
     got = feed(rx, [bytes(out)])
     assert [(e["type"], e["seq"]) for e in got] == [("bad", 1), ("card", 2)]
     assert "move without seat" in got[0]["why"] or "move without steps" in got[0]["why"]
+
+
+def test_a_link_opened_for_commands_only_never_asks():
+    """`plateau send` and deploy's safe-mode request open the port without a hello and must
+    not say one, even when a board they have not seen speaks (a hello ends a simulator's
+    wait for its host, and it is not theirs to greet)."""
+    link, out = board()
+    link.emit({"type": "card", "card": "7H"})
+    link.emit({"type": "card", "card": "8H"})
+    rx = Receiver()
+    rx.session(0.0)
+    rx.asking = False
+    feed(rx, [out[1]])  # a new boot, and a hole
+    assert not any(rx.ask_due(t / 10) for t in range(100))
