@@ -18,6 +18,16 @@ TRACK = const(72)
 CELLS = const(88)
 ANY = const(4)  # `turn` after a joker (T18)
 
+# Why a step is refused, as a code (kind | square << 3) that the 7's search keeps without
+# building a string; _why() puts it in words.
+_HOME_END = const(1)  # past CH4 in home (T16)
+_HOME_PASS = const(2)  # a pawn in the way in home (T16)
+_COUNT_PAST = const(3)  # the steps left after C16 go past CH4 (T15)
+_COUNT_PASS = const(4)  # a pawn in the way into home (T15)
+_PASS = const(5)  # a pawn of the mover's side on the way (T9)
+_OWN = const(6)  # landing on a pawn of the mover's side (T9)
+_SQ18 = const(7)  # landing on a pawn on its square 18 (T9)
+
 RULESETS = {
     "classic": {
         "king": "exit-or-13",
@@ -49,6 +59,9 @@ FLAG_VALUES = {
     "swap": ("any-two", "own-with-any"),
     "home_entry": ("exact16", "count"),
 }
+# Colour tuples the rules hand out, made once: asked on every check, they allocate nothing.
+_ALONE = ((0,), (1,), (2,), (3,))
+_PAIR = ((0, 2), (1, 3), (2, 0), (3, 1))  # a 2-player seat's colours; a team (T6)
 STEPS = {"A": 1, "2": 2, "3": 3, "5": 5, "6": 6, "8": 8, "9": 9, "10": 10, "Q": 12, "K": 13}
 
 
@@ -191,8 +204,8 @@ class Position:
     def seat_colours(self, c):
         """The colours a seat controls (its own pawns): 2 players own diagonal pairs."""
         if self.players == 2:
-            return (c % 2, c % 2 + 2)
-        return (c,)
+            return _PAIR[c % 2]
+        return _ALONE[c]
 
     def seats(self):
         return (0, 1) if self.players == 2 else self.colours()
@@ -203,14 +216,13 @@ class Position:
     def own_for_card(self, seat):
         """Own colours when the seat plays a card: a team player whose home is full plays
         its partner's pawns (T6), fixed for the whole card."""
-        own = self.seat_colours(seat)
         if self.teams() and self.home_full(seat):
-            return ((seat + 2) % 4,)
-        return own
+            return _ALONE[(seat + 2) % 4]
+        return self.seat_colours(seat)
 
     def team_colours(self, seat):
         if self.teams():
-            return (seat, (seat + 2) % 4)
+            return _PAIR[seat]
         return self.seat_colours(seat)
 
     def next_seat(self, seat):
@@ -232,17 +244,16 @@ class Position:
         return n
 
     def home_full(self, c):
+        cells = self.cells
         base = TRACK + 4 * c
-        return all(self.cells[base + k] for k in range(4))
+        return bool(cells[base] and cells[base + 1] and cells[base + 2] and cells[base + 3])
 
     def winner(self):
-        """The seat that has won (T19), or None. Teams: both homes of the team."""
+        """The seat that has won (T19), or None. Teams: both homes of the team. Asked
+        before every check: it allocates nothing."""
         for seat in self.seats():
-            if self.teams():
-                need = (seat, (seat + 2) % 4)
-            else:
-                need = self.seat_colours(seat)
-            if all(self.home_full(c) for c in need):
+            need = _PAIR[seat] if self.teams() else self.seat_colours(seat)
+            if self.home_full(need[0]) and (len(need) == 1 or self.home_full(need[1])):
                 return seat
         return None
 
@@ -365,18 +376,16 @@ class Position:
     # `team`: colours whose pawns may not be passed or landed on.
 
     def _land(self, s, team):
-        """Landing on track square s: the reason it is refused, or None (capture done)."""
+        """Landing on track square s: 0 (capture done, if any) or a refusal code."""
         occ = self.cells[s]
         if not occ:
-            return None
+            return 0
         if occ - 1 in team:
-            return "%s is taken by a pawn of your own side (T9)" % square_name(s)
+            return _OWN | s << 3
         if s % 18 == 17:
-            return "%s is a square 18: a pawn there is taken only by an exiting pawn (T9)" % (
-                square_name(s)
-            )
+            return _SQ18 | s << 3
         self._capture(s)
-        return None
+        return 0
 
     def _capture(self, s):
         v = self.cells[s] - 1
@@ -406,26 +415,24 @@ class Position:
     def forward(self, c, s, n, team):
         """T9/T14/T15/T16: the pawn of colour c on square s steps n forward. Returns None
         when done, else why not. The final square is in self.last_to."""
+        code = self._forward(c, s, n, team)
+        return _why(code, c, s, n) if code else None
+
+    def _forward(self, c, s, n, team):
+        """forward() without words: 0 when done, else a refusal code (kind | square << 3),
+        so that the 7's search, which meets many refusals, builds no string."""
         cells = self.cells
         if s >= TRACK:  # T16: inside home, never past CH4, never passing a pawn
-            k = s - TRACK - 4 * c
-            if k + n > 3:
-                return "%s cannot move %d: home ends at %sH4 (T16)" % (
-                    square_name(s),
-                    n,
-                    COLOURS[c],
-                )
+            if s - TRACK - 4 * c + n > 3:
+                return _HOME_END
             for j in range(1, n + 1):
                 if cells[s + j]:
-                    return "%s cannot pass or land on the pawn on %s (T16)" % (
-                        square_name(s),
-                        square_name(s + j),
-                    )
+                    return _HOME_PASS | (s + j) << 3
             cells[s] = 0
             cells[s + n] = c + 1
             self.last_to = s + n
             self._enter_waiting()
-            return None
+            return 0
         entry = entry_square(c)
         count = self.flags["home_entry"] == "count"
         p = s
@@ -433,26 +440,18 @@ class Position:
             if count and p == entry:
                 r = n - i + 1  # T15: steps left go into home
                 if r > 4:
-                    return "%s cannot move %d: the steps after %s go past %sH4 (T15)" % (
-                        square_name(s),
-                        n,
-                        square_name(entry),
-                        COLOURS[c],
-                    )
+                    return _COUNT_PAST
                 for k in range(1, r + 1):
                     if cells[home_square(c, k)]:
-                        return "%s cannot pass or land on the pawn on %s (T15)" % (
-                            square_name(s),
-                            square_name(home_square(c, k)),
-                        )
+                        return _COUNT_PASS | home_square(c, k) << 3
                 self._leave(c, s)
                 cells[home_square(c, r)] = c + 1
                 self.last_to = home_square(c, r)
                 self._enter_waiting()
-                return None
+                return 0
             p = (p + 1) % TRACK
             if i < n and _own_side(cells[p], team):
-                return _cannot_pass(s, p, "T9")
+                return _PASS | p << 3
         why = self._land(p, team)
         if why:
             return why
@@ -467,7 +466,7 @@ class Position:
                 self.last_to = home_square(c, 1)
         else:
             cells[p] = c + 1
-        return None
+        return 0
 
     def backward(self, c, s, team):
         """T10: a track pawn steps 4 back; never into home."""
@@ -480,7 +479,7 @@ class Position:
                 return _cannot_pass(s, p, "T10")
         why = self._land(p, team)
         if why:
-            return why
+            return _why(why, c, s, 4)
         self._leave(c, s)
         self.cells[p] = c + 1
         self.last_to = p
@@ -515,7 +514,7 @@ class Position:
     # --- turns -----------------------------------------------------------------------
 
     def _seats_to_try(self):
-        return self.seats() if self.turn == ANY else (self.seat_of(self.turn),)
+        return self.seats() if self.turn == ANY else _ALONE[self.seat_of(self.turn)]
 
     def _after_card(self, seat, card):
         """Advance the turn after `seat` played `card` (T7, T18)."""
@@ -594,13 +593,14 @@ class Position:
     def _sevens(self, seat, own, team, card):
         """T11: every split of the 7 (steps per pawn), each played in every order the rules
         allow; one Move per resulting position."""
+        found = []  # type: list[Move]
+        _SEVEN.search(self, seat, None, found, card)
         seen = set()
-        for parts in self._seven_splits(seat, None):
-            for m in self._seven_orders(parts, seat, card, team, None, None, False):
-                k = m.after.key()
-                if k not in seen:
-                    seen.add(k)
-                    yield m
+        for m in found:
+            k = m.after.key()
+            if k not in seen:
+                seen.add(k)
+                yield m
 
     # --- check (the board's question) --------------------------------------------------
 
@@ -641,7 +641,7 @@ class Position:
         self._check_card(card)
         for seat in self._seats_to_try():
             if card.rank == "7":
-                if self._any_seven(seat):
+                if _SEVEN.search(self, seat, None):  # stops at the first split that plays
                     return True
             else:
                 for _ in self._moves(seat, card):
@@ -762,155 +762,20 @@ class Position:
     # the 7, read off the observation (T11)
 
     def _check_seven(self, seat, card, after, reasons):
-        own = self.own_for_card(seat)
+        search = _SEVEN
         if self.cells != after.cells:
-            mine, theirs = _by_colour(self.cells), _by_colour(after.cells)
-            for c in range(4):
-                if c in own:
-                    continue
-                before, now = mine[c + 1], theirs[c + 1]
-                if before == now:
-                    continue
-                if len(now) >= len(before):  # captured pawns only ever leave the board
-                    reasons.append(
-                        "a 7 moves only your own pawns; a %s pawn moved (T11)" % COLOURS[c]
-                    )
-                    return None
-        team = self.team_colours(seat)
-        why = []  # type: list[str]
-        for parts in self._seven_splits(seat, after):
-            for m in self._seven_orders(parts, seat, card, team, after, why, True):
-                return m
+            c = search.foreign_moved(self, after, self.own_for_card(seat))
+            if c >= 0:
+                reasons.append("a 7 moves only your own pawns; a %s pawn moved (T11)" % COLOURS[c])
+                return None
+        if search.search(self, seat, after, None, card):
+            return search.move()
         reasons.append(
-            why[0]
-            if why
-            else "no split of the 7 over your pawns gives this board: "
+            search.refusal()
+            or "no split of the 7 over your pawns gives this board: "
             "the parts must add up to exactly 7 (T11)"
         )
         return None
-
-    def _any_seven(self, seat):
-        """Whether some split of the 7 is legal (stops at the first)."""
-        team = self.team_colours(seat)
-        card = Card("7S")
-        for parts in self._seven_splits(seat, None):
-            for _ in self._seven_orders(parts, seat, card, team, None, None, True):
-                return True
-        return False
-
-    def _seven_splits(self, seat, after):
-        """The 7's parts, as lists of (colour, square, steps, free): steps per own pawn
-        summing to 7, at most seven_max_pawns parts. With `after` (the board's question),
-        only pawns ending on squares their colour holds in `after`, each on its own square:
-        the observation gives the parts, nothing else is tried. `free`: a waiting pawn that
-        slips into CH1 when it frees, then moves on in home (T14)."""
-        pawns = []
-        squares = _by_colour(self.cells)
-        for c in self.own_for_card(seat):
-            for s in squares[c + 1]:
-                pawns.append((c, s, self._seven_options(c, s, after)))
-        max_parts = self.flags["seven_max_pawns"]
-        chosen = []  # type: list[tuple]
-
-        def assign(i, left, nparts):
-            if i == len(pawns):
-                if left == 0:
-                    yield [
-                        (c, home_square(c, 1) if free else s, k, free)
-                        for c, s, k, free, _ in chosen
-                        if k
-                    ]
-                return
-            c, s, options = pawns[i]
-            for k, free, end in options:
-                if k > left or (k and nparts == max_parts):
-                    continue
-                if end is not None and any(e == end for _, _, _, _, e in chosen):
-                    continue
-                chosen.append((c, s, k, free, end))
-                yield from assign(i + 1, left - k, nparts + (1 if k else 0))
-                chosen.pop()
-
-        yield from assign(0, 7, 0)
-
-    def _seven_options(self, c, s, after):
-        """(steps, free, end square) for one pawn in a 7; 0 steps = it does not move. End
-        squares are known only when checking an observation (geometry only: blocking is
-        found when the parts are played)."""
-        exact16 = self.flags["home_entry"] == "exact16"
-        waiting = s == entry_square(c) and self.waiting >> c & 1
-        opts = []
-        reach = _reaches(self, c, s)  # where 1..7 steps end, None where they cannot
-        if after is None:
-            opts.append((0, False, None))
-            for k in range(1, 8):
-                if reach[k] is not None:
-                    opts.append((k, False, None))
-            if waiting:
-                for k in range(1, 4):
-                    opts.append((k, True, None))
-            return opts
-        if after.cells[s] == c + 1:
-            opts.append((0, False, s))
-        if waiting:
-            for k in range(1, 5):
-                if after.cells[home_square(c, k)] == c + 1:
-                    opts.append((k - 1, True, home_square(c, k)))
-        for k in range(1, 8):
-            d = reach[k]
-            if d is None:
-                continue
-            ends = (d, home_square(c, 1)) if exact16 and d == entry_square(c) else (d,)
-            for e in ends:
-                if after.cells[e] == c + 1:
-                    opts.append((k, False, e))
-        return opts
-
-    def _seven_orders(self, parts, seat, card, team, after, why, first):
-        """Play the parts in every order the rules allow (T11: each part on the board the
-        previous ones left). Yields the Moves (placement equal to `after` when given);
-        `first`: stop at the first. Orders reaching the same state are explored once."""
-        n = len(parts)
-        if not n:
-            return
-        seen = set()
-        results = []
-
-        def dfs(p, done, played, moved):
-            if done == (1 << n) - 1:
-                if after is None or p.same_placement(after):
-                    results.append(Move(card, seat, "seven", played, self, p))
-                return
-            # Orders that played the same parts differ at most in who entered home and who
-            # waits (T14): the home cells and `waiting` are the whole state worth keeping.
-            key = bytes(p.cells[TRACK:]) + bytes((p.waiting, done))
-            if key in seen:
-                return
-            seen.add(key)
-            for j in range(n):
-                if done >> j & 1:
-                    continue
-                c, s, k, free = parts[j]
-                # the part's pawn must still stand on its square, unmoved (a free part waits
-                # for its pawn to slip into CH1)
-                if p.cells[s] != c + 1 or s in moved:
-                    continue
-                q = p.copy()
-                w = q.forward(c, s, k, team)
-                if w is None:
-                    dfs(
-                        q,
-                        done | 1 << j,
-                        played + [(c, s, q.last_to)],
-                        _moved_after(p, q, moved, q.last_to),
-                    )
-                    if first and results:
-                        return
-                elif why is not None and not why:
-                    why.append(w)
-
-        dfs(self, 0, [], ())
-        yield from results
 
     # --- playing -----------------------------------------------------------------------
 
@@ -924,6 +789,30 @@ class Position:
         return p
 
 
+def _why(code, c, s, n):
+    """The words for a refusal code of the pawn of colour c on s stepping n."""
+    kind = code & 7
+    at = square_name(code >> 3)
+    if kind == _HOME_END:
+        return "%s cannot move %d: home ends at %sH4 (T16)" % (square_name(s), n, COLOURS[c])
+    if kind == _HOME_PASS:
+        return "%s cannot pass or land on the pawn on %s (T16)" % (square_name(s), at)
+    if kind == _COUNT_PAST:
+        return "%s cannot move %d: the steps after %s go past %sH4 (T15)" % (
+            square_name(s),
+            n,
+            square_name(entry_square(c)),
+            COLOURS[c],
+        )
+    if kind == _COUNT_PASS:
+        return "%s cannot pass or land on the pawn on %s (T15)" % (square_name(s), at)
+    if kind == _PASS:
+        return _cannot_pass(s, code >> 3, "T9")
+    if kind == _OWN:
+        return "%s is taken by a pawn of your own side (T9)" % at
+    return "%s is a square 18: a pawn there is taken only by an exiting pawn (T9)" % at
+
+
 def _own_side(cell, team):
     """Whether a cell holds a pawn the mover may not pass or land on (T9, T6)."""
     return cell and cell - 1 in team
@@ -935,53 +824,6 @@ def _cannot_pass(s, p, rule):
         square_name(p),
         rule,
     )
-
-
-def _by_colour(cells):
-    """The squares of each colour's pawns, in one pass: [[], R's, G's, B's, Y's]."""
-    out = [[], [], [], [], []]  # type: list[list[int]]
-    for s in range(CELLS):
-        v = cells[s]
-        if v:
-            out[v].append(s)
-    return out
-
-
-def _reaches(pos, c, s):
-    """Where the pawn of colour c on s ends after 0..7 steps forward, ignoring other pawns,
-    in one walk: [s, end of 1 step, ..., end of 7 steps], None where it cannot get (past
-    CH4, or round the track in `count`)."""
-    out = [s, None, None, None, None, None, None, None]
-    if s >= TRACK:
-        h = s - TRACK - 4 * c
-        for k in range(1, 4 - h):
-            out[k] = s + k
-        return out
-    entry = entry_square(c)
-    count = pos.flags["home_entry"] == "count"
-    p = s
-    for k in range(1, 8):
-        if count and p == entry:  # the rest of the steps go into home, up to CH4
-            for r in range(1, 5):
-                if k - 1 + r <= 7:
-                    out[k - 1 + r] = home_square(c, r)
-            return out
-        p = (p + 1) % TRACK
-        out[k] = p
-    return out
-
-
-def _moved_after(before, after, moved, dest):
-    """Squares of the pawns that have played a part of the 7, after one more part landed on
-    `dest`. A pawn that was waiting and slipped into CH1 keeps its status (it has moved if it
-    had)."""
-    out = [m for m in moved if after.cells[m] == before.cells[m]]
-    for m in moved:
-        if after.cells[m] != before.cells[m]:  # that pawn slipped from C16 into CH1
-            c = before.cells[m] - 1
-            out.append(home_square(c, 1))
-    out.append(dest)
-    return tuple(out)
 
 
 class Move:
@@ -1029,3 +871,365 @@ class Move:
 
     def __repr__(self):
         return "Move(%s)" % self.describe()
+
+
+class _NotKept:
+    """The captured squares of the search's scratch positions: not kept (the move found is
+    played again on a copy, which keeps them)."""
+
+    def append(self, s):
+        pass
+
+
+_PAWN = (b"\x01", b"\x02", b"\x03", b"\x04")  # a pawn of each colour, as cells hold it
+_OPTS = const(20)  # options of one pawn in a 7, at most: 0 steps, 4 free, 7 x 2 ends
+_NONE = const(255)  # no square
+
+
+class _Seven:
+    """The 7's search (T11), with its memory allocated once. While a 7 waits on the reader
+    the board asks it a question after every settled board; on an ESP32 a search that
+    allocated would soon pay for a garbage collection (tens of ms on a full heap).
+
+    Depth first over the splits (steps per own pawn adding up to 7, at most
+    seven_max_pawns parts, one option array per pawn) and, for each split, over the orders
+    its parts may be played in (T11: each part on the board the previous ones left). Part d
+    of an order is played on levels[d + 1], a copy of levels[d] made in place: nothing to
+    undo, nothing allocated. With the same parts played (`done`), two orders can differ
+    only in which pawns entered home and which wait (T14): `memo` keeps two such states
+    per `done`, which cuts the n! orders of n parts to about 2^n states.
+    One search at a time (the rules never nest them)."""
+
+    def __init__(self):
+        self.levels = []
+        self.moved = []  # per level: 1 on the squares of pawns that have played a part
+        for _ in range(8):  # 7 parts at most, each of one step or more
+            p = object.__new__(Position)
+            p.cells = bytearray(CELLS)
+            p.waiting = 0
+            p.last_to = 0
+            p.flags = None
+            p.captured = _NotKept()
+            self.levels.append(p)
+            self.moved.append(bytearray(CELLS))
+        self.zero = bytearray(CELLS)
+        self.reach = bytearray(8)
+        self.unreached = bytearray(b"\xff" * 8)
+        self.pawn_c = bytearray(8)  # the own pawns: colour, square, options
+        self.pawn_s = bytearray(8)
+        self.npawns = 0
+        self.opt_n = bytearray(8)
+        self.opt_k = bytearray(8 * _OPTS)  # steps
+        self.opt_free = bytearray(8 * _OPTS)  # a waiting pawn that slips into CH1 first
+        self.opt_end = bytearray(8 * _OPTS)  # where it ends, when checking an observation
+        self.pick_k = bytearray(8)  # the split being tried: an option per pawn
+        self.pick_end = bytearray(8)
+        self.pick_free = bytearray(8)
+        self.n = 0  # its parts (the pawns that move): colour, square, steps
+        self.part_c = bytearray(7)
+        self.part_s = bytearray(7)
+        self.part_k = bytearray(7)
+        self.order = bytearray(7)  # the order being tried: part index per level
+        self.memo = bytearray(4 << 7)  # per `done`: two states seen (16 bits each, 0 = none)
+        self.no_memo = bytearray(4 << 7)
+        self.failed = False  # an order failed in this split: states are remembered
+        self.pos = self.after = self.collect = self.card = self.own = self.team = None
+        self.seat = 0
+        self.max_parts = 0
+        self.refused = self.refused_c = self.refused_s = self.refused_k = 0
+
+    def foreign_moved(self, pos, after, own):
+        """A colour this 7 may not move whose pawns changed otherwise than by captures
+        (captured pawns only ever leave the board), or -1."""
+        cells = pos.cells
+        seen = after.cells
+        for c in range(4):
+            if c in own:
+                continue
+            pawn = _PAWN[c]
+            s = seen.find(pawn)
+            while s >= 0:
+                if cells[s] != c + 1:  # on a square it was not on
+                    if seen.count(pawn) >= cells.count(pawn):
+                        return c
+                    break
+                s = seen.find(pawn, s + 1)
+        return -1
+
+    def search(self, pos, seat, after, collect=None, card=None):
+        """True when an order of a split plays out (to `after`'s placement when given);
+        the split and order found stay in part_* and order. With `collect` (a list: the
+        host's enumeration), every order's Move is appended to it and the search goes on."""
+        self.pos = pos
+        self.after = after
+        self.collect = collect
+        self.card = card
+        self.seat = seat
+        self.own = own = pos.own_for_card(seat)
+        self.team = pos.team_colours(seat)
+        self.max_parts = pos.flags["seven_max_pawns"]
+        self.refused = 0
+        for lv in self.levels:
+            lv.flags = pos.flags
+        lv = self.levels[0]
+        lv.cells[:] = pos.cells
+        lv.waiting = pos.waiting
+        self.moved[0][:] = self.zero
+        n = 0
+        cells = pos.cells
+        for c in own:
+            s = cells.find(_PAWN[c])
+            while s >= 0:
+                self.pawn_c[n] = c
+                self.pawn_s[n] = s
+                self._options(n, c, s)
+                n += 1
+                s = cells.find(_PAWN[c], s + 1)
+        self.npawns = n
+        return self._assign(0, 7, 0)
+
+    def refusal(self):
+        """Why the first part refused was refused, in words, or None."""
+        if not self.refused:
+            return None
+        return _why(self.refused, self.refused_c, self.refused_s, self.refused_k)
+
+    def move(self):
+        """The Move of the order found: played again on a copy, which keeps the captures."""
+        pos = self.pos
+        p = pos.copy()
+        played = []
+        for d in range(self.n):
+            j = self.order[d]
+            c = self.part_c[j]
+            s = self.part_s[j]
+            p.forward(c, s, self.part_k[j], self.team)
+            played.append((c, s, p.last_to))
+        return Move(self.card, self.seat, "seven", played, pos, p)
+
+    # the splits
+
+    def _reaches(self, c, s):
+        """Where the pawn of colour c on s ends after 1..7 steps forward, ignoring other
+        pawns, in one walk: reach[k], _NONE where it cannot get (past CH4, or round the
+        track in `count`)."""
+        out = self.reach
+        out[:] = self.unreached
+        out[0] = s
+        if s >= TRACK:
+            h = s - TRACK - 4 * c
+            for k in range(1, 4 - h):
+                out[k] = s + k
+            return
+        entry = entry_square(c)
+        count = self.pos.flags["home_entry"] == "count"
+        p = s
+        for k in range(1, 8):
+            if count and p == entry:  # the rest of the steps go into home, up to CH4
+                for r in range(1, 5):
+                    if k - 1 + r <= 7:
+                        out[k - 1 + r] = home_square(c, r)
+                return
+            p = (p + 1) % TRACK
+            out[k] = p
+
+    def _option(self, i, n, k, free, end):
+        at = i * _OPTS + n
+        self.opt_k[at] = k
+        self.opt_free[at] = free
+        self.opt_end[at] = end
+        return n + 1
+
+    def _options(self, i, c, s):
+        """(steps, free, end square) for pawn i in a 7; 0 steps = it does not move. End
+        squares are known only when checking an observation (geometry only: blocking is
+        found when the parts are played)."""
+        pos = self.pos
+        after = self.after
+        entry = entry_square(c)
+        waiting = s == entry and pos.waiting >> c & 1
+        n = 0
+        if after is None:
+            self._reaches(c, s)
+            reach = self.reach
+            n = self._option(i, n, 0, 0, _NONE)
+            for k in range(1, 8):
+                if reach[k] != _NONE:
+                    n = self._option(i, n, k, 0, _NONE)
+            if waiting:
+                for k in range(1, 4):
+                    n = self._option(i, n, k, 1, _NONE)
+            self.opt_n[i] = n
+            return
+        seen = after.cells
+        if seen[s] == c + 1:
+            n = self._option(i, n, 0, 0, s)
+        exact16 = pos.flags["home_entry"] == "exact16"
+        if exact16 and not waiting and s < TRACK and not 0 < (entry - s) % TRACK < 8:
+            # the common case, a pawn on the track far from its home: its ends are the
+            # squares of its colour among the next 7, found by find() rather than by steps
+            pawn = _PAWN[c]
+            top = s + 8 if s + 8 < TRACK else TRACK
+            e = seen.find(pawn, s + 1, top)
+            while e >= 0:
+                n = self._option(i, n, e - s, 0, e)
+                e = seen.find(pawn, e + 1, top)
+            if s + 8 > TRACK:  # round the corner, Y18 to R1
+                e = seen.find(pawn, 0, s + 8 - TRACK)
+                while e >= 0:
+                    n = self._option(i, n, e + TRACK - s, 0, e)
+                    e = seen.find(pawn, e + 1, s + 8 - TRACK)
+            self.opt_n[i] = n
+            return
+        if waiting:
+            for k in range(1, 5):
+                if seen[home_square(c, k)] == c + 1:
+                    n = self._option(i, n, k - 1, 1, home_square(c, k))
+        self._reaches(c, s)
+        reach = self.reach
+        for k in range(1, 8):
+            d = reach[k]
+            if d == _NONE:
+                continue
+            if seen[d] == c + 1:
+                n = self._option(i, n, k, 0, d)
+            if exact16 and d == entry and seen[home_square(c, 1)] == c + 1:
+                n = self._option(i, n, k, 0, home_square(c, 1))
+        self.opt_n[i] = n
+
+    def _assign(self, i, left, nparts):
+        """Options for pawns i.. whose steps add up to `left`, ends distinct; each split
+        complete is played."""
+        if i == self.npawns:
+            return not left and self._split()
+        at = i * _OPTS
+        for o in range(self.opt_n[i]):
+            k = self.opt_k[at + o]
+            if k > left or (k and nparts == self.max_parts):
+                continue
+            end = self.opt_end[at + o]
+            if end != _NONE and self._taken(i, end):
+                continue
+            self.pick_k[i] = k
+            self.pick_end[i] = end
+            self.pick_free[i] = self.opt_free[at + o]
+            if self._assign(i + 1, left - k, nparts + (1 if k else 0)):
+                return True
+        return False
+
+    def _taken(self, i, end):
+        """Whether one of pawns 0..i-1 already ends on `end` (two pawns, one square)."""
+        for q in range(i):
+            if self.pick_end[q] == end:
+                return True
+        return False
+
+    def _split(self):
+        """The split picked: its parts (pawns that move, in pawn order), played in every
+        order the rules allow."""
+        n = 0
+        for i in range(self.npawns):
+            k = self.pick_k[i]
+            if k:
+                c = self.pawn_c[i]
+                self.part_c[n] = c
+                self.part_s[n] = home_square(c, 1) if self.pick_free[i] else self.pawn_s[i]
+                self.part_k[n] = k
+                n += 1
+        self.n = n
+        if not n:
+            return False
+        self.memo[:] = self.no_memo
+        self.failed = False
+        return self._orders(0, 0)
+
+    # the orders
+
+    def _orders(self, d, done):
+        """Play the parts not in `done` (a bit per part) on from levels[d], in every order
+        the rules allow; True when one plays out (stops there, unless collecting)."""
+        n = self.n
+        lv = self.levels[d]
+        cells = lv.cells
+        if done == (1 << n) - 1:
+            if self.after is not None and cells != self.after.cells:
+                return False
+            if self.collect is None:
+                return True
+            self.collect.append(self.move())
+            return False
+        # a state is met again only after an order failed from it: it is remembered then
+        if self.failed and self._state(done, lv, False):
+            return False
+        nxt = self.levels[d + 1]
+        moved = self.moved[d]
+        now = self.moved[d + 1]
+        part_c = self.part_c
+        part_s = self.part_s
+        for j in range(n):
+            if done >> j & 1:
+                continue
+            c = part_c[j]
+            s = part_s[j]
+            # the part's pawn must still stand on its square, unmoved (a free part waits
+            # for its pawn to slip into CH1)
+            if cells[s] != c + 1 or moved[s]:
+                continue
+            nxt.cells[:] = cells
+            nxt.waiting = lv.waiting
+            k = self.part_k[j]
+            code = nxt._forward(c, s, k, self.team)
+            if code:
+                if not self.refused:
+                    self.refused = code
+                    self.refused_c = c
+                    self.refused_s = s
+                    self.refused_k = k
+                continue
+            now[:] = moved
+            if lv.waiting & ~nxt.waiting:  # a waiting pawn slipped into CH1: if it had
+                for o in self.own:  # played a part, it still has
+                    e = entry_square(o)
+                    if now[e] and nxt.cells[e] != cells[e]:
+                        now[e] = 0
+                        now[home_square(cells[e] - 1, 1)] = 1
+            now[nxt.last_to] = 1
+            self.order[d] = j
+            if self._orders(d + 1, done | 1 << j):
+                return True
+        self.failed = True
+        self._state(done, lv, True)
+        return False
+
+    def _state(self, done, lv, remember):
+        """Whether this state (the parts `done`, who is home and who waits) failed already;
+        with `remember`, notes that it did (two states per `done`, enough in practice:
+        more are played again, never wrongly cut)."""
+        cells = lv.cells
+        sig = lv.waiting
+        for c in self.own:
+            h = TRACK + 4 * c
+            sig = (
+                sig << 4
+                | (cells[h] and 1)
+                | (cells[h + 1] and 2)
+                | (cells[h + 2] and 4)
+                | (cells[h + 3] and 8)
+            )
+        sig += 1  # 0 = an empty slot
+        memo = self.memo
+        at = done << 2
+        for _ in range(2):
+            old = memo[at] | memo[at + 1] << 8
+            if old == sig:
+                return True
+            if not old:
+                if remember:
+                    memo[at] = sig & 255
+                    memo[at + 1] = sig >> 8
+                return False
+            at += 2
+        return False
+
+
+_SEVEN = _Seven()
