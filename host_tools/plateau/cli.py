@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import re
 import sqlite3
 import sys
 from pathlib import Path
@@ -160,8 +162,21 @@ def cmd_sim(args: argparse.Namespace) -> int:
     except ScriptError as e:
         print(f"plateau sim: {args.script}: {e}", file=sys.stderr)
         return 1
+    mp = getattr(args, "micropython", None)
+    if mp and not (Path(mp).is_file() and os.access(mp, os.X_OK)):
+        print(f"plateau sim: {mp} is not a MicroPython this machine can run", file=sys.stderr)
+        return 1
+    heap = getattr(args, "heap", None)
+    if heap and not re.fullmatch(r"[1-9][0-9]*[kKmM]?", heap):
+        print(f"plateau sim: --heap {heap}: bytes, e.g. 111936 or 256k", file=sys.stderr)
+        return 1
     fw_args = ["--wait-host"] + (["--realtime"] if args.realtime else [])
-    fw = Firmware(args.script, *fw_args)
+    fw = Firmware(
+        args.script,
+        *fw_args,
+        interpreter=getattr(args, "micropython", None),
+        heap=getattr(args, "heap", None),
+    )
     link = HostLink(fw.port)
     view = View(args.json, board=not getattr(args, "quiet_board", False))
     log = Logger(args.log, args.db) if getattr(args, "log", None) else None
@@ -452,6 +467,17 @@ def main(argv: list[str] | None = None) -> int:
     s.add_argument("--realtime", action="store_true", help="run at the speed of the script")
     s.add_argument("--log", help="also write the events to this JSON-lines file")
     s.add_argument("--db", help="and index its games in this SQLite file")
+    s.add_argument(
+        "--micropython",
+        metavar="PATH",
+        help="the MicroPython to run the firmware on (default: the venv's 64-bit one); "
+        "build/mp32/micropython (make mp32) is the 32-bit one with the firmware frozen in",
+    )
+    s.add_argument(
+        "--heap",
+        metavar="N",
+        help="its heap (-X heapsize), e.g. 111936: a plain ESP32's (default: 256k)",
+    )
     s.set_defaults(func=cmd_sim)
 
     lg = sub.add_parser("log", help="log a table: live view, JSON lines, SQLite index")

@@ -297,66 +297,149 @@ def generate_pocha(
     return game
 
 
-# Small seeded generators for the two games `plateau gen` does not write yet (the chaos
-# harness plays all four): legal, simple, and whole.
+@dataclass
+class WeykickSeries:
+    script: str
+    matches: list[dict] = field(default_factory=list)  # per match: winner, score
+    winner: str | None = None
 
-SUITS = "SHDC"
 
-
-def generate_weykick(seed: int = 0, target: int = 10, pace: int = 150) -> str:
-    """A whole Weykick match, first to `target`, as a table script: each goal a ball that
-    goes in, is seen a while and is taken out; now and then a blip too short to count."""
+def generate_weykick(
+    seed: int = 0, best_of: int = 5, first_to: int = 10, pace: int = 100
+) -> WeykickSeries:
+    """A whole random Weykick series as a table script: each goal a ball in a goal, seen a
+    while and cleared; now and then a blip in an empty goal (noise, never a goal), a ball
+    that rattles in the goal (one goal all the same), a goal taken back with the undo
+    button and scored again; `button new` between matches. The expected result is kept by
+    plain counting, not by the firmware's rules."""
     rng = random.Random(seed)
     lines = [
-        f"# generated: weykick first-to:{target} seed={seed}",
-        f"table weykick mode=first-to:{target} variant=football",
+        f"# generated: weykick best-of={best_of} first-to={first_to} seed={seed}",
+        f"table weykick mode=first-to:{first_to} best-of={best_of} variant=football",
         f"pace {pace}",
     ]
-    scored = {"A": 0, "B": 0}  # goals per side: a ball in goal A scores for side B
-    while max(scored.values()) < target:
-        goal = rng.choice("AB")
-        lines.append(f"wait {rng.randrange(2000, 9000)}")
-        if rng.random() < 0.2:
-            lines.append(f"glitch {goal} {rng.choice([3, 8, 15])}")
-        lines += [f"ball {goal}", f"wait {rng.randrange(300, 3000)}", f"clear {goal}"]
-        scored["B" if goal == "A" else "A"] += 1
-    lines.append("wait 1000")
-    return "\n".join(lines) + "\n"
+    series = WeykickSeries(script="")
+    wins = {"A": 0, "B": 0}
+    need = best_of // 2 + 1
+    while max(wins.values()) < need:
+        score = {"A": 0, "B": 0}
+        while max(score.values()) < first_to:
+            into = rng.choice("AB")  # the goal the ball goes in; the other side scores
+            side = "B" if into == "A" else "A"
+            if rng.random() < 0.2:  # a blip in the empty goal, too short to be a ball
+                lines.append(f"glitch {into} {rng.choice([3, 8, 15])}")
+            lines.append(f"ball {into}")
+            if rng.random() < 0.15:  # rattles: out and back in within the debounce
+                for _ in range(rng.randint(1, 3)):
+                    lines.append(f"wait {rng.choice([40, 60, 80])}")
+                    lines.append(f"glitch {into} {rng.choice([10, 15, 30])}")
+            lines.append(f"wait {rng.choice([100, 300, 800])}")
+            lines.append(f"clear {into}")
+            lines.append(f"wait {rng.choice([700, 1000, 2000])}")
+            score[side] += 1
+            if rng.random() < 0.05 and max(score.values()) < first_to:
+                lines.append("button undo")  # taken back (a ball that was not a goal)
+                lines.append("wait 300")
+                score[side] -= 1
+        winner = "A" if score["A"] > score["B"] else "B"
+        wins[winner] += 1
+        series.matches.append({"winner": winner, "score": score})
+        lines.append("wait 1000")
+        if max(wins.values()) < need:
+            lines.append("button new  # the next match of the series")
+            lines.append("wait 500")
+    series.winner = "A" if wins["A"] > wins["B"] else "B"
+    series.script = "\n".join(lines) + "\n"
+    return series
 
 
-def generate_holdem(seed: int = 0, hands: int = 8, pace: int = 150) -> str:
-    """Hands of three-handed Texas Hold'em as a table script: some won pre-flop by folds,
-    the others checked down to a showdown with the board and the hole cards laid on the
-    reader in the order the table asks."""
+@dataclass
+class HoldemSession:
+    script: str
+    hands: list[dict] = field(default_factory=list)  # per hand: stacks after, all-ins, pots
+    tables: int = 1  # `new` tables started when one seat had won every chip
+
+
+def generate_holdem(
+    seats: int = 6, hands: int = 50, seed: int = 0, stacks: int = 200, pace: int = 100
+) -> HoldemSession:
+    """Whole random no-limit Hold'em hands as a table script, blinds 1/2: bets sent as the
+    host sends them, community cards laid when the betting has turned them, hole cards
+    laid at showdown in the order the table asks (from the left of the button). Seats go
+    all in often, so hands end with side pots; when one seat has every chip, `send new`
+    starts a fresh table. Played with the rules core's betting (games.holdem.betting), as
+    `generate` plays Tock with the Tock rules core."""
+    from games.holdem.betting import Hand, Refused, next_button
+    from games.holdem.hands import name
+
     rng = random.Random(seed)
+    names = [str(i + 1) for i in range(seats)]
+    deck = [(r, s) for r in range(2, 15) for s in range(4)]
     lines = [
-        f"# generated: holdem seats=3 hands={hands} seed={seed}",
-        "table holdem seats=3 stacks=100 blinds=1/2 button=1",
+        f"# generated: holdem seats={seats} hands={hands} seed={seed}",
+        f"table holdem seats={seats} stacks={stacks} blinds=1/2 button=1",
         f"pace {pace}",
     ]
-    button = 1
-
-    def bet(words: str) -> None:
-        lines.extend([f"wait {rng.randrange(200, 2500)}", f"send {words}"])  # a seat thinks
-
-    for _ in range(hands):
-        deck = [r + s for r in RANKS for s in SUITS]
-        rng.shuffle(deck)
-        sb, bb = button % 3 + 1, (button + 1) % 3 + 1  # three seats: the button acts first
+    session = HoldemSession(script="")
+    chips = {s: stacks for s in names}
+    button = None
+    while len(session.hands) < hands:
+        if sum(1 for s in names if chips[s] > 0) < 2:
+            lines.append(f"send new seats={seats} stacks={stacks} blinds=1/2 button=1")
+            chips = {s: stacks for s in names}
+            button = None
+            session.tables += 1
+        button = "1" if button is None else next_button(names, chips, button)
+        hand = Hand(names, chips, button, "no-limit", 1, 2)
         lines.append("send hand")
-        if rng.random() < 0.35:
-            bet(f"fold {button}")
-            bet(f"fold {sb}")
-        else:
-            bet(f"call {button}")
-            bet(f"call {sb}")
-            bet(f"check {bb}")
-            for n in (3, 1, 1):  # flop, turn, river; then the seats after the button check
-                lines += [f"card {deck.pop()}" for _ in range(n)]
-                for s in (sb, bb, button):
-                    bet(f"check {s}")
-            for _ in (sb, bb, button):  # showdown: from the left of the button
-                lines += [f"card {deck.pop()}", f"card {deck.pop()}"]
-        lines.append(f"wait {rng.randrange(1000, 4000)}")
-        button = button % 3 + 1
-    return "\n".join(lines) + "\n"
+        cards = rng.sample(deck, 5 + 2 * seats)
+        board, hole = cards[:5], {s: cards[5 + 2 * i : 7 + 2 * i] for i, s in enumerate(names)}
+        laid = 0
+        allins = 0
+        while not hand.over and hand.to_act is not None:
+            seat = hand.to_act
+            for action, amount in _holdem_choices(hand, seat, rng):
+                try:
+                    hand.act(seat, action, amount)
+                except Refused:
+                    continue
+                break
+            else:
+                raise AssertionError("no legal action for seat " + seat)
+            allins += action == "allin"
+            lines.append(f"send {action} {seat}" + (f" {amount}" if amount else ""))
+            due = 5 if hand.to_act is None else (0, 3, 4, 5)[hand.street]
+            if hand.over:
+                due = laid
+            while laid < due:
+                lines.append(f"card {name(board[laid])}")
+                laid += 1
+        pots = []
+        if not hand.over:  # showdown: the seats still in show, from the left of the button
+            for s in hand.live():
+                lines.append(f"card {name(hole[s][0])}")
+                lines.append(f"card {name(hole[s][1])}")
+            settled, _ = hand.showdown({s: hole[s] for s in hand.live()}, board)
+            pots = [(amount, eligible) for amount, eligible, _, _ in settled]
+        lines.append(f"wait {rng.choice([300, 600])}")
+        chips.update(hand.stack)
+        session.hands.append({"stacks": dict(chips), "allins": allins, "pots": pots})
+    session.script = "\n".join(lines) + "\n"
+    return session
+
+
+def _holdem_choices(hand, seat: str, rng: random.Random) -> list[tuple[str, int]]:
+    """The actions a random player tries, in order of preference (the rules refuse what
+    they forbid and the next is tried): all in often, so that side pots are common."""
+    owe = hand.current - hand.bet[seat]
+    r = rng.random()
+    raise_to = hand.current + hand.min_raise * rng.choice([1, 1, 2, 3])
+    prefs = []
+    if r < 0.03:
+        prefs.append(("allin", 0))
+    elif r < 0.25:
+        prefs.append(("raise" if hand.current else "bet", raise_to))
+    elif r < 0.45 and owe > 0:
+        prefs.append(("fold", 0))
+    prefs += [("check", 0), ("call", 0), ("allin", 0), ("fold", 0)]
+    return prefs

@@ -45,24 +45,35 @@ def micropython() -> str:
 class Firmware:
     """The firmware simulator as a child process on a pty; `port` is what pyserial opens."""
 
-    def __init__(self, script: str | os.PathLike, *args: str, state_dir: str | None = None):
+    def __init__(
+        self,
+        script: str | os.PathLike,
+        *args: str,
+        state_dir: str | None = None,
+        interpreter: str | None = None,
+        heap: str | int | None = None,
+    ):
+        """`interpreter`: a MicroPython other than the venv's, e.g. the 32-bit one with the
+        firmware frozen in (`make mp32`: build/mp32/micropython) with `heap` 111936, the
+        ESP32's; its frozen modules come first, the compiled ones in build/mpy next."""
         master, slave = os.openpty()
         tty.setraw(slave)  # no echo, no newline translation: the link is binary
         self.port = os.ttyname(slave)
         self._slave: int | None = slave  # held open so the pty stays up until the host opens it
         build(only_changed=True)  # run the bytecode the board runs, not source
-        env = dict(os.environ, MICROPYPATH=str(BUILD))
+        env = dict(os.environ, MICROPYPATH=f".frozen:{BUILD}")
         if state_dir is None:  # the simulated flash, so that `reset` resumes the game
             import tempfile
 
             self._tmp = tempfile.TemporaryDirectory(prefix="plateau-flash-")
             state_dir = self._tmp.name
-        args = (*args, "--state", str(state_dir))
+        state_dir = str(Path(state_dir).resolve())
+        args = (*args, "--state", state_dir)
         script = str(Path(script).resolve())
         cmd = [
-            micropython(),
+            str(Path(interpreter).resolve()) if interpreter else micropython(),
             "-X",
-            f"heapsize={SIM_HEAP}",
+            f"heapsize={heap or SIM_HEAP}",
             "-m",
             "sim.run",
             script,
@@ -70,10 +81,11 @@ class Firmware:
             str(HARDWARE),
             *args,
         ]
-        # run in build/mpy: the current directory comes first on MicroPython's path, and
-        # the firmware's .py sources must not be found (compiling them takes the heap)
+        # run in the state folder: the current directory comes first on MicroPython's path,
+        # and nothing there must be imported (the firmware's .py sources would compile onto
+        # the heap; .mpy files would shadow the frozen modules)
         self.proc = subprocess.Popen(
-            cmd, stdin=master, stdout=master, stderr=subprocess.PIPE, env=env, cwd=BUILD
+            cmd, stdin=master, stdout=master, stderr=subprocess.PIPE, env=env, cwd=state_dir
         )
         os.close(master)
 

@@ -51,8 +51,8 @@ def corpus() -> list[dict]:
     scripts = [
         "\n".join(generate("classic", 2, seed=3).script.split("\n")[:400]),
         generate_pocha(3, 40, "short", seed=2).script,
-        generate_weykick(seed=2, target=3),
-        generate_holdem(seed=2, hands=2),
+        generate_weykick(seed=2, best_of=1, first_to=3).script,
+        generate_holdem(3, 2, seed=2).script,
     ]
     out = []
     with tempfile.TemporaryDirectory() as d:

@@ -908,8 +908,8 @@ class _Seven:
             p.cells = bytearray(CELLS)
             p.waiting = 0
             p.last_to = 0
-            p.flags = None
-            p.captured = _NotKept()
+            p.flags = RULESETS["classic"]  # the searched position's, at each search
+            p.captured = _NotKept()  # type: ignore[assignment]  # forward() only appends
             self.levels.append(p)
             self.moved.append(bytearray(CELLS))
         self.zero = bytearray(CELLS)
@@ -933,7 +933,11 @@ class _Seven:
         self.memo = bytearray(4 << 7)  # per `done`: two states seen (16 bits each, 0 = none)
         self.no_memo = bytearray(4 << 7)
         self.failed = False  # an order failed in this split: states are remembered
-        self.pos = self.after = self.collect = self.card = self.own = self.team = None
+        self.pos = self.levels[0]  # the position searched (set by search())
+        self.after = None  # type: Position | None
+        self.collect = None  # type: list | None
+        self.card = None  # type: Card | None
+        self.own = self.team = _ALONE[0]
         self.seat = 0
         self.max_parts = 0
         self.refused = self.refused_c = self.refused_s = self.refused_k = 0

@@ -1,0 +1,106 @@
+# A whole game through the simulated firmware, for the heap a table needs: the live data at
+# its peak. A collector lets the heap fill before it collects, so "free" before a collection
+# says nothing; what tells whether a table fits is gc.collect() then gc.mem_free() at the
+# moments of most data, and the lowest of those over a whole game. The moments: after each
+# hand action, after each rules check (the move found still held), as each event is written
+# (the move or hand just refereed still alive) and as the game is saved (its JSON text
+# alive). Heartbeats aside, the frames go to stdout for the host to decode and check; the
+# figures go to stderr as one JSON line.
+#   micropython -X heapsize=111936 -m gameheap SCRIPT HWDIR STATEDIR
+# Run by tests/host/test_chip.py (make test) and tests/bench (make bench).
+import gc
+import sys
+
+import sim.run as run  # takes the link's ring first, as main.py does on a board
+
+LOW = [1 << 30, 0]  # lowest live free heap seen, samples taken
+
+
+def sample():
+    gc.collect()
+    free = gc.mem_free()
+    if free < LOW[0]:
+        LOW[0] = free
+    LOW[1] += 1
+
+
+class Out:
+    """The USB console of the simulated board: frames to stdout, heartbeats left out."""
+
+    def __init__(self):
+        self.up = True
+        self._out = sys.stdout.buffer
+
+    def write(self, data):
+        if self.up and data.find(b'"heartbeat"') < 0:
+            sample()
+            self._out.write(data)
+
+    def read(self):
+        return b""
+
+    def table_mode(self):
+        pass
+
+    def repl_mode(self):
+        pass
+
+
+class Dumps:
+    """json as store.py sees it: samples once the saved text exists."""
+
+    def __init__(self, json):
+        self._json = json
+
+    def dumps(self, obj):
+        text = self._json.dumps(obj)
+        sample()
+        return text
+
+    def loads(self, text):
+        return self._json.loads(text)
+
+
+def watch_checks():
+    """Tock: a sample after each rules check, the move it found (if any) still held."""
+    from games.tock.rules import Position
+
+    check = Position.check
+
+    def checked(self, card, after, touched=None):
+        move = check(self, card, after, touched)
+        sample()
+        return move
+
+    Position.check = checked
+
+
+def main(path, hw_dir, state_dir):
+    import store
+
+    from clock import VirtualClock
+    from sim.script import read
+
+    store.json = Dumps(store.json)
+    with open(path) as f:
+        settings = read(f)
+    if settings["game"] == "tock":
+        watch_checks()
+    act = run.Sim.act
+
+    def acted(self, line, verb, args):
+        act(self, line, verb, args)
+        sample()
+
+    run.Sim.act = acted
+    sim = run.Sim(settings, path, VirtualClock(), Out(), "c41f0000", hw_dir, None, state_dir)
+    gc.collect()
+    total = gc.mem_free() + gc.mem_alloc()
+    start = gc.mem_free()  # firmware, simulator and this game's code loaded, game set up
+    sim.run()
+    sys.stderr.write(
+        '{"heap": %d, "start": %d, "lowest": %d, "samples": %d}\n' % (total, start, LOW[0], LOW[1])
+    )
+
+
+main(sys.argv[1], sys.argv[2], sys.argv[3])
