@@ -1,11 +1,13 @@
 # The table's main loop: one pass reads the link, lets the game layer look at the board, and
 # keeps the heartbeat going. Everything it drives is injected (transport, clock, game), so the
 # same loop runs on the board (main.py) and in the simulator (sim/run.py).
+import gc
+
 from micropython import const
 
-from clock import elapsed
+from clock import TICKS_MAX, elapsed
 
-SCAN_MS = const(5)  # 200 scans a second: see firmware/sense for why
+SCAN_MS = const(5)  # 200 scans a second, start to start: see firmware/sense for why
 ERROR_MS = const(1000)  # a step that keeps failing is reported at most once a second
 
 
@@ -39,6 +41,7 @@ class Table:
         self.sense = sense
         self.store = store  # store.Store: the game survives resets
         self.watchdog = watchdog  # machine.WDT on a board: fed every pass
+        self._collect = False  # collect the garbage at the end of this pass
         self._use(game)
         self.running = True
         self.failures = 0  # steps and commands that raised (reported as `error` events)
@@ -199,6 +202,7 @@ class Table:
     def save(self):
         self.store.save(self.game.state(), self.clock.ticks_ms())
         self.game.unsaved = False
+        self._collect = True
 
     def resume(self):
         """At boot: the saved game, if there is one, takes the place of a new game."""
@@ -256,12 +260,28 @@ class Table:
             if self.store and game.unsaved and self.store.due(now):
                 self.save()
         self.link.tick(self.clock)
+        if self._collect:
+            # A save means a move, a card or a goal was just refereed: the garbage of it
+            # is collected now, between passes, with the heap fresh for the next one, so a
+            # collection (tens of ms on an ESP32) rarely falls inside a rules check.
+            self._collect = False
+            gc.collect()
 
     def run(self):
+        """The loop: a pass every SCAN_MS, start to start (the time a pass takes is not
+        added to it); a pass that overran is followed at once by the next, and after a
+        long stall the period starts afresh rather than in a burst of passes."""
         self.transport.table_mode()
+        clock = self.clock
         try:
+            due = clock.ticks_ms()
             while self.running:
                 self.step()
-                self.clock.sleep_ms(SCAN_MS)
+                due = (due + SCAN_MS) & TICKS_MAX
+                wait = -clock.since(due)
+                if wait > 0:
+                    clock.sleep_ms(wait)
+                elif wait < -SCAN_MS:
+                    due = clock.ticks_ms()
         finally:
             self.transport.repl_mode()

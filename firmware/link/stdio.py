@@ -30,17 +30,20 @@ class StdioTransport:
             self._out.write(data)
 
     def read(self):
-        """Whatever bytes are waiting (up to 64), without blocking; b"" when none."""
+        """Whatever bytes are waiting (up to 64), without blocking; b"" when none. Called
+        every pass: when nothing came it allocates nothing (ipoll yields a tuple it owns,
+        readinto fills the buffer made once)."""
         n = 0
         buf = self._buf
+        one = self._one
         while n < len(buf):
-            ready = self._poll.poll(0)
-            if not ready or not ready[0][1] & select.POLLIN:
+            ready = 0
+            for _, ready in self._poll.ipoll(0):
+                pass
+            if not ready & select.POLLIN or self._in.readinto(one) != 1:
                 break
-            if self._in.readinto(self._one) != 1:
-                break
-            buf[n] = self._one[0]
+            buf[n] = one[0]
             n += 1
-        if not self.up:
+        if not n or not self.up:
             return b""  # unplugged: what the host sent never arrived
         return bytes(buf[:n])

@@ -1,0 +1,198 @@
+# The table loop's own costs, on the interpreter closest to the chip (run by make bench):
+# what an idle scan pass allocates (the real Table.step: link, sensing, game, store), the
+# loop's period start to start and its jitter (the real Table.run on the real clock), and
+# the time one pass takes.
+#   micropython -X heapsize=111936 -m loop_mpy HWDIR     (stdin: a pipe nobody writes to)
+from esp32_mpy import HERE, SLOW, esp32, reference  # isort: skip  (calibrates first)
+
+import gc  # noqa: E402
+import sys  # noqa: E402
+import time  # noqa: E402
+from array import array  # noqa: E402
+
+sys.modules.pop("pystone_lowmem", None)
+gc.collect()
+
+from link.ring import Ring  # noqa: E402
+
+RING = Ring()  # the board's ring, taken first as main.py does
+
+from clock import BoardClock, VirtualClock  # noqa: E402
+from link.link import Link  # noqa: E402
+from link.stdio import StdioTransport  # noqa: E402
+from sense.scan import Sense  # noqa: E402
+from sim import chips  # noqa: E402
+from sim.board import SimBoard  # noqa: E402
+from table import SCAN_MS, Table, make_game  # noqa: E402
+
+PASSES = 1000
+# What the chips' stand-ins (sim/chips.py: Python models of the SPI buses and pins, where a
+# board has machine.SPI and machine.Pin in C) cost inside a pass: bytes or microseconds,
+# counted apart so that the firmware's own share can be told.
+STANDIN = [0, 0]  # what is counted, and whether bytes (1) or microseconds (0)
+
+
+def standin(cls, name, arity):
+    """Wraps a stand-in method to count what it costs (fixed arity: *args would allocate a
+    tuple per call)."""
+    f = getattr(cls, name)
+    if arity == 1:
+
+        def w(self, a=None):
+            c0 = gc.mem_alloc() if STANDIN[1] else time.ticks_us()
+            r = f(self) if a is None and name == "value" else f(self, a)
+            STANDIN[0] += (gc.mem_alloc() if STANDIN[1] else time.ticks_us()) - c0
+            return r
+
+    else:
+
+        def w(self, a, b):
+            c0 = gc.mem_alloc() if STANDIN[1] else time.ticks_us()
+            r = f(self, a, b)
+            STANDIN[0] += (gc.mem_alloc() if STANDIN[1] else time.ticks_us()) - c0
+            return r
+
+    setattr(cls, name, w)
+
+
+for cls, name, arity in (
+    (chips.Pin, "value", 1),
+    (chips.ShiftChainBus, "readinto", 1),
+    (chips.MFRC522Bus, "write", 1),
+    (chips.MFRC522Bus, "readinto", 1),
+    (chips.MFRC522Bus, "write_readinto", 2),
+):
+    standin(cls, name, arity)
+
+
+class Sink:
+    """Where the link's frames go: nowhere (the bench's stdout is for its figures)."""
+
+    def write(self, data):
+        pass
+
+
+def table(clock, hw_dir):
+    board = SimBoard(hw_dir, clock)
+    transport = StdioTransport()  # the real one: stdin is a pipe with nothing in it
+    link = Link(Sink().write, "b0a4d000", ring=RING)
+    game = make_game("tock", link.emit, board.board.names, {})
+    board.set_position(game.pos)
+    return Table(transport, clock, link, game, Sense(board.board), None), board
+
+
+def idle_alloc(hw_dir):
+    """1,000 idle passes of Table.step (5 ms of table time each): the bytes each
+    allocated, the stand-ins' share apart, passes that sent a heartbeat apart."""
+    clock = VirtualClock()
+    t, board = table(clock, hw_dir)
+    for _ in range(200):  # settle: the sensors read, the reader searched
+        board.tick()
+        t.step()
+        clock.sleep_ms(SCAN_MS)
+    total = own = beats = beat_bytes = 0
+    STANDIN[1] = 1
+    for _ in range(PASSES):
+        sent = t.link.sent
+        STANDIN[0] = 0
+        gc.collect()  # a fresh heap: no collection can fall inside the pass
+        a0 = gc.mem_alloc()
+        t.step()
+        used = gc.mem_alloc() - a0
+        clock.sleep_ms(SCAN_MS)
+        total += used
+        mine = used - STANDIN[0]
+        if t.link.sent != sent:
+            beats += 1
+            beat_bytes += mine
+        else:
+            own += mine
+    STANDIN[1] = 0
+    return total, own, beats, beat_bytes
+
+
+def period(hw_dir):
+    """Table.run on the real clock for 1,000 passes: when each pass started."""
+    clock = BoardClock()
+    t, board = table(clock, hw_dir)
+    starts = array("i", [0] * PASSES)
+    work = array("i", [0] * PASSES)
+    n = [0]
+    step = t.step
+
+    def timed():
+        i = n[0]
+        STANDIN[0] = 0
+        t0 = time.ticks_us()
+        starts[i] = t0
+        step()
+        work[i] = time.ticks_diff(time.ticks_us(), t0) - STANDIN[0]  # the firmware's
+        n[0] = i + 1
+        if n[0] == PASSES:
+            t.running = False
+
+    t.step = timed
+    gc.collect()
+    t.run()
+    del t, board, timed  # the figures need the heap now
+    gc.collect()
+    for i in range(PASSES - 1):
+        starts[i] = time.ticks_diff(starts[i + 1], starts[i])
+    periods = sorted(starts[: PASSES - 1])
+    jitter = sorted(abs(p - SCAN_MS * 1000) for p in periods)
+    return periods, jitter, sorted(work)
+
+
+def main(hw_dir):
+    print(reference())
+    total, own, beats, beat_bytes = idle_alloc(hw_dir)
+    print(
+        "idle scan pass (Table.step: link read, 104 sensors, reader, game, store; Tock, "
+        "nothing changing), %d passes: %d B allocated by the firmware in the %d passes "
+        "without a heartbeat (%d B a pass); %d heartbeats (one every 800 ms) took %d B "
+        "(%d B each); the chips' Python stand-ins %d B more in all (machine.SPI on a board)"
+        % (
+            PASSES,
+            own,
+            PASSES - beats,
+            own // max(1, PASSES - beats),
+            beats,
+            beat_bytes,
+            beat_bytes // max(1, beats),
+            total - own - beat_bytes,
+        )
+    )
+    gc.collect()
+    periods, jitter, work = period(hw_dir)
+    n = len(periods)
+    mean = sum(periods) / n
+    print(
+        "loop period, start to start, %d passes of Table.run on the real clock (target %d "
+        "ms): mean %.3f ms, min %.3f, max %.3f; jitter |period - %d ms|: median %d us, 99th "
+        "percentile %d us, worst %d us (this machine's scheduler, not an ESP32's)"
+        % (
+            n,
+            SCAN_MS,
+            mean / 1000,
+            periods[0] / 1000,
+            periods[-1] / 1000,
+            SCAN_MS,
+            jitter[n // 2],
+            jitter[n * 99 // 100],
+            jitter[-1],
+        )
+    )
+    med = work[len(work) // 2]
+    print(
+        "one pass's work, the chips' stand-ins left out: median %d us, 99th percentile %d "
+        "us here (%s for the median): the rest of the 5 ms is the loop's sleep"
+        % (med, work[len(work) * 99 // 100], esp32(med))
+    )
+    if HERE:
+        print(
+            "  on an ESP32 a pass would take %.0f-%.0f %% of the period"
+            % (med * SLOW[0] / 50, med * SLOW[1] / 50)
+        )
+
+
+main(sys.argv[1])
