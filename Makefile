@@ -108,6 +108,16 @@ deploy: mpy
 	@test -n "$(PORT)" || { echo "usage: make deploy PORT=/dev/ttyUSB0 [BOARD=esp32s3]"; exit 2; }
 	$(BIN)/plateau deploy --port $(PORT) --board $(BOARD)
 
+# An ESP32 image with the firmware frozen in (firmware/manifest.py), flashed when PORT is
+# given: needs ESP-IDF (exported) and a MicroPython source tree (MPY_DIR); without them it
+# prints the commands (a dry run). BOARD=ESP32_GENERIC_S3 BOARD_VARIANT=SPIRAM_OCT for an S3.
+BOARD ?= ESP32_GENERIC
+BOARD_VARIANT ?=
+MPY_DIR ?=
+firmware: $(STAMP)
+	@$(BIN)/plateau firmware --board $(BOARD) $(if $(BOARD_VARIANT),--variant $(BOARD_VARIANT)) \
+		$(if $(MPY_DIR),--micropython-src $(MPY_DIR)) $(if $(PORT),--port $(PORT))
+
 demo: $(STAMP)
 	$(BIN)/plateau demo
 

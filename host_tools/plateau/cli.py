@@ -412,7 +412,13 @@ def cmd_demo(args: argparse.Namespace) -> int:
 def cmd_deploy(args: argparse.Namespace) -> int:
     from plateau import deploy
 
-    return deploy.deploy(args.port, args.board, dry_run=args.dry_run)
+    return deploy.deploy(args.port, args.board, dry_run=args.dry_run, modules=not args.frozen)
+
+
+def cmd_firmware(args: argparse.Namespace) -> int:
+    from plateau.firmware import firmware
+
+    return firmware(args.board, args.variant, args.micropython_src, args.port, args.dry_run)
 
 
 def cmd_selftest(args: argparse.Namespace) -> int:
@@ -542,7 +548,22 @@ def main(argv: list[str] | None = None) -> int:
         help="which pin map goes to the board as hardware/pinmap.json (default esp32)",
     )
     dp.add_argument("--dry-run", action="store_true", help="print the mpremote commands only")
+    dp.add_argument(
+        "--frozen",
+        action="store_true",
+        help="main.py and the hardware maps only: the board's image has the firmware frozen in",
+    )
     dp.set_defaults(func=cmd_deploy)
+
+    fw = sub.add_parser(
+        "firmware", help="build an ESP32 image with the firmware frozen in, and flash it"
+    )
+    fw.add_argument("--board", default="ESP32_GENERIC", help="ESP32_GENERIC or ESP32_GENERIC_S3")
+    fw.add_argument("--variant", help="MicroPython's BOARD_VARIANT, e.g. SPIRAM_OCT (S3 N8R2)")
+    fw.add_argument("--micropython-src", metavar="DIR", help="a MicroPython source tree (v1.29)")
+    fw.add_argument("--port", help="flash it to the board on this serial port")
+    fw.add_argument("--dry-run", action="store_true", help="print the commands only")
+    fw.set_defaults(func=cmd_firmware)
 
     st = sub.add_parser("selftest", help="sensors stuck on/off, the reader, the scan rate")
     st.add_argument("--port", required=True)

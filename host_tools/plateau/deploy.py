@@ -76,8 +76,11 @@ def to_safe_mode(
     return answered
 
 
-def deploy(port: str, board: str = "esp32", dry_run: bool = False) -> int:
-    if not BUILD.exists():
+def deploy(port: str, board: str = "esp32", dry_run: bool = False, modules: bool = True) -> int:
+    """`modules` False: main.py, boot.py and the hardware maps only, for a board whose image
+    has the firmware frozen in (make firmware); .mpy files there would shadow the frozen
+    modules."""
+    if modules and not BUILD.exists():
         print("plateau deploy: build/mpy is missing; run `make mpy` first", file=sys.stderr)
         return 1
     if board not in BOARDS:
@@ -87,9 +90,10 @@ def deploy(port: str, board: str = "esp32", dry_run: bool = False) -> int:
         return 2
     mpremote = shutil.which("mpremote") or str(Path(sys.executable).parent / "mpremote")
     base = [mpremote, "connect", port]
-    dirs = sorted({str(p.parent) for p in deployed_files() if str(p.parent) != "."})
+    files = deployed_files() if modules else []
+    dirs = sorted({str(p.parent) for p in files if str(p.parent) != "."})
     steps = [[*base, "mkdir", f":{d}"] for d in dirs]
-    steps += [[*base, "cp", str(BUILD / p), f":{p}"] for p in deployed_files()]
+    steps += [[*base, "cp", str(BUILD / p), f":{p}"] for p in files]
     steps += [[*base, "mkdir", ":hardware"]]
     steps += [[*base, "cp", str(HARDWARE / BOARDS[board]), ":hardware/pinmap.json"]]
     steps += [

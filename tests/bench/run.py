@@ -84,11 +84,17 @@ def prepare() -> Path:
     return deploy
 
 
-def whole_game(interp: str, heap: int | str, path: str, game: str) -> dict | str:
-    """gameheap's figures for one game, or why it did not finish."""
+def fresh_state() -> Path:
+    """The simulated flash, empty: a game saved there by an earlier run would be resumed."""
     state = OUT / "state"
     shutil.rmtree(state, ignore_errors=True)
     state.mkdir()
+    return state
+
+
+def whole_game(interp: str, heap: int | str, path: str, game: str) -> dict | str:
+    """gameheap's figures for one game, or why it did not finish."""
+    state = fresh_state()
     done = subprocess.run(
         [interp, "-X", f"heapsize={heap}", "-m", "gameheap", game, str(HARDWARE), str(state)],
         env=dict(os.environ, MICROPYPATH=path),
@@ -164,7 +170,7 @@ def main() -> None:
             str(OUT / "tock_cases.jsonl"),
             str(OUT / "tock.table"),
             str(HARDWARE),
-            str(OUT / "state"),
+            str(fresh_state()),
         )
     )
     say("## the table loop")

@@ -873,12 +873,15 @@ class Move:
         return "Move(%s)" % self.describe()
 
 
-class _NotKept:
-    """The captured squares of the search's scratch positions: not kept (the move found is
-    played again on a copy, which keeps them)."""
+class _Caught:
+    """What a scratch position of the search keeps of its captures: the one square a part
+    can capture on (it lands on one square), not a list that would grow."""
+
+    def __init__(self):
+        self.at = 255
 
     def append(self, s):
-        pass
+        self.at = s
 
 
 _PAWN = (b"\x01", b"\x02", b"\x03", b"\x04")  # a pawn of each colour, as cells hold it
@@ -909,7 +912,7 @@ class _Seven:
             p.waiting = 0
             p.last_to = 0
             p.flags = RULESETS["classic"]  # the searched position's, at each search
-            p.captured = _NotKept()  # type: ignore[assignment]  # forward() only appends
+            p.captured = _Caught()  # type: ignore[assignment]  # forward() only appends
             self.levels.append(p)
             self.moved.append(bytearray(CELLS))
         self.zero = bytearray(CELLS)
@@ -922,14 +925,15 @@ class _Seven:
         self.opt_k = bytearray(8 * _OPTS)  # steps
         self.opt_free = bytearray(8 * _OPTS)  # a waiting pawn that slips into CH1 first
         self.opt_end = bytearray(8 * _OPTS)  # where it ends, when checking an observation
-        self.pick_k = bytearray(8)  # the split being tried: an option per pawn
-        self.pick_end = bytearray(8)
+        self.pick_k = bytearray(8)  # the split being tried: an option per pawn,
         self.pick_free = bytearray(8)
+        self.taken = bytearray(CELLS)  # 1 on the squares its pawns end on
         self.n = 0  # its parts (the pawns that move): colour, square, steps
         self.part_c = bytearray(7)
         self.part_s = bytearray(7)
         self.part_k = bytearray(7)
-        self.order = bytearray(7)  # the order being tried: part index per level
+        self.order = bytearray(7)  # the order being tried: part index per level,
+        self.dest = bytearray(7)  # where that part's pawn ended
         self.memo = bytearray(4 << 7)  # per `done`: two states seen (16 bits each, 0 = none)
         self.no_memo = bytearray(4 << 7)
         self.failed = False  # an order failed in this split: states are remembered
@@ -940,6 +944,7 @@ class _Seven:
         self.own = self.team = _ALONE[0]
         self.seat = 0
         self.max_parts = 0
+        self.exact16 = True
         self.refused = self.refused_c = self.refused_s = self.refused_k = 0
 
     def foreign_moved(self, pos, after, own):
@@ -972,6 +977,7 @@ class _Seven:
         self.own = own = pos.own_for_card(seat)
         self.team = pos.team_colours(seat)
         self.max_parts = pos.flags["seven_max_pawns"]
+        self.exact16 = pos.flags["home_entry"] == "exact16"
         self.refused = 0
         for lv in self.levels:
             lv.flags = pos.flags
@@ -979,6 +985,7 @@ class _Seven:
         lv.cells[:] = pos.cells
         lv.waiting = pos.waiting
         self.moved[0][:] = self.zero
+        self.taken[:] = self.zero
         n = 0
         cells = pos.cells
         for c in own:
@@ -999,16 +1006,21 @@ class _Seven:
         return _why(self.refused, self.refused_c, self.refused_s, self.refused_k)
 
     def move(self):
-        """The Move of the order found: played again on a copy, which keeps the captures."""
+        """The Move of the order found, from the levels it was played on."""
         pos = self.pos
+        n = self.n
+        last = self.levels[n]
         p = pos.copy()
+        p.cells[:] = last.cells
+        p.waiting = last.waiting
+        p.last_to = last.last_to
         played = []
-        for d in range(self.n):
+        for d in range(n):
             j = self.order[d]
-            c = self.part_c[j]
-            s = self.part_s[j]
-            p.forward(c, s, self.part_k[j], self.team)
-            played.append((c, s, p.last_to))
+            played.append((self.part_c[j], self.part_s[j], self.dest[d]))
+            at = self.levels[d + 1].captured.at  # type: ignore[attr-defined]  # a _Caught
+            if at != _NONE:
+                p.captured.append(at)
         return Move(self.card, self.seat, "seven", played, pos, p)
 
     # the splits
@@ -1050,7 +1062,7 @@ class _Seven:
         found when the parts are played)."""
         pos = self.pos
         after = self.after
-        entry = entry_square(c)
+        entry = c * 18 + 15  # its C16 (entry_square)
         waiting = s == entry and pos.waiting >> c & 1
         n = 0
         if after is None:
@@ -1068,7 +1080,7 @@ class _Seven:
         seen = after.cells
         if seen[s] == c + 1:
             n = self._option(i, n, 0, 0, s)
-        exact16 = pos.flags["home_entry"] == "exact16"
+        exact16 = self.exact16
         if exact16 and not waiting and s < TRACK and not 0 < (entry - s) % TRACK < 8:
             # the common case, a pawn on the track far from its home: its ends are the
             # squares of its colour among the next 7, found by find() rather than by steps
@@ -1107,24 +1119,23 @@ class _Seven:
         if i == self.npawns:
             return not left and self._split()
         at = i * _OPTS
+        opt_k = self.opt_k
+        taken = self.taken
         for o in range(self.opt_n[i]):
-            k = self.opt_k[at + o]
+            k = opt_k[at + o]
             if k > left or (k and nparts == self.max_parts):
                 continue
             end = self.opt_end[at + o]
-            if end != _NONE and self._taken(i, end):
-                continue
+            if end != _NONE:
+                if taken[end]:  # two pawns, one square
+                    continue
+                taken[end] = 1
             self.pick_k[i] = k
-            self.pick_end[i] = end
             self.pick_free[i] = self.opt_free[at + o]
-            if self._assign(i + 1, left - k, nparts + (1 if k else 0)):
-                return True
-        return False
-
-    def _taken(self, i, end):
-        """Whether one of pawns 0..i-1 already ends on `end` (two pawns, one square)."""
-        for q in range(i):
-            if self.pick_end[q] == end:
+            found = self._assign(i + 1, left - k, nparts + (1 if k else 0))
+            if end != _NONE:
+                taken[end] = 0
+            if found:
                 return True
         return False
 
@@ -1181,6 +1192,7 @@ class _Seven:
                 continue
             nxt.cells[:] = cells
             nxt.waiting = lv.waiting
+            nxt.captured.at = _NONE  # a _Caught (see levels)
             k = self.part_k[j]
             code = nxt._forward(c, s, k, self.team)
             if code:
@@ -1199,6 +1211,7 @@ class _Seven:
                         now[home_square(cells[e] - 1, 1)] = 1
             now[nxt.last_to] = 1
             self.order[d] = j
+            self.dest[d] = nxt.last_to
             if self._orders(d + 1, done | 1 << j):
                 return True
         self.failed = True
