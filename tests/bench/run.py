@@ -60,7 +60,8 @@ def prepare() -> Path:
     files alone (what `make deploy` copies to a board)."""
     OUT.mkdir(parents=True, exist_ok=True)
     build(only_changed=True)
-    for src in [*BENCH.glob("*_mpy.py"), ROOT / "tests" / "firmware" / "gameheap.py"]:
+    helpers = [ROOT / "tests" / "firmware" / f for f in ("gameheap.py", "idlealloc.py")]
+    for src in [*BENCH.glob("*_mpy.py"), *helpers]:
         subprocess.run([mpy_cross(), "-o", str(OUT / (src.stem + ".mpy")), str(src)], check=True)
     subprocess.run([sys.executable, str(BENCH / "fetch_reference.py"), str(OUT)], check=False)
     subprocess.run(

@@ -10,6 +10,7 @@ Each game is checked too: the firmware reports what the generator played."""
 import json
 import os
 import subprocess
+import sys
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -135,3 +136,80 @@ def test_whole_games_fit_the_chip(tmp_path):
             short.append(name)
     if MP32:
         assert not short, f"less than 20 % of the heap free at the live peak: {short}"
+
+
+def test_the_image_freezes_exactly_what_make_deploy_copies():
+    """firmware/manifest.py (make firmware) and make deploy name the same modules: every
+    firmware module but the simulator and main.py."""
+    from plateau import FIRMWARE
+    from plateau.deploy import deployed_files
+
+    frozen = set()
+
+    def module(path, base_path="."):
+        frozen.add(path[: -len(".py")].replace("/", "."))
+
+    def package(name, files=None, base_path="."):
+        for f in sorted((FIRMWARE / name).rglob("*.py")):
+            frozen.add(str(f.relative_to(FIRMWARE).with_suffix("")).replace("/", "."))
+
+    exec((FIRMWARE / "manifest.py").read_text(), {"module": module, "package": package})
+    build(only_changed=True)
+    deployed = {str(p.with_suffix("")).replace("/", ".") for p in deployed_files()}
+    assert frozen == deployed
+    assert not any(m.startswith("sim") or m == "main" for m in frozen)
+
+
+def test_make_firmware_without_esp_idf_prints_what_it_would_run(tmp_path):
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "plateau",
+            "firmware",
+            "--port",
+            "/dev/ttyUSB9",
+            "--micropython-src",
+            str(tmp_path),
+        ],
+        capture_output=True,
+        text=True,
+        env={k: v for k, v in os.environ.items() if k != "IDF_PATH"},
+    )
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "dry run" in out and "ESP-IDF" in out
+    assert f"make -C {tmp_path}/ports/esp32 BOARD=ESP32_GENERIC FROZEN_MANIFEST=" in out
+    assert "esptool --chip esp32 --port /dev/ttyUSB9 erase-flash" in out
+    assert "write-flash -z 0x1000" in out
+    assert "main.py" in out and ".mpy" not in out.split("deploy --frozen")[1]
+    manifest = (BUILD.parent / "firmware" / "manifest.py").read_text()
+    assert "$(PORT_DIR)/boards/manifest.py" in manifest and "firmware/manifest.py" in manifest
+
+
+def test_an_idle_scan_pass_allocates_nothing(tmp_path):
+    """1,000 passes of the real Table.step, nothing changing: the firmware allocates
+    nothing but the heartbeats (one every 800 ms). Bytes counted, not time."""
+    src = Path(__file__).parents[1] / "firmware" / "idlealloc.py"
+    subprocess.run([mpy_cross(), "-o", str(tmp_path / "idlealloc.mpy"), str(src)], check=True)
+    if MP32:
+        interpreter, heap, path = MP32, CHIP_HEAP, f".frozen:{tmp_path}"
+    else:
+        build(only_changed=True)
+        interpreter, heap, path = micropython(), SIM_HEAP, f"{BUILD}:{tmp_path}"
+    done = subprocess.run(
+        [interpreter, "-X", f"heapsize={heap}", "-m", "idlealloc", str(HARDWARE)],
+        stdin=subprocess.PIPE,  # the link's input: open, nothing sent
+        capture_output=True,
+        env=dict(os.environ, MICROPYPATH=path),
+        cwd=tmp_path,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr.decode(errors="replace")
+    got = json.loads(done.stdout.decode().strip().splitlines()[-1])
+    REPORT.append(
+        f"chip: {got['passes']} idle scan passes: {got['firmware']} B allocated by the firmware "
+        f"outside the {got['heartbeats']} heartbeat passes ({got['heartbeat_bytes']} B in those)"
+    )
+    assert got["firmware"] == 0
+    assert got["heartbeats"] <= got["passes"] * 5 // 800 + 1
