@@ -110,12 +110,11 @@ deploy: mpy
 
 # An ESP32 image with the firmware frozen in (firmware/manifest.py), flashed when PORT is
 # given: needs ESP-IDF (exported) and a MicroPython source tree (MPY_DIR); without them it
-# prints the commands (a dry run). BOARD=ESP32_GENERIC_S3 BOARD_VARIANT=SPIRAM_OCT for an S3.
-BOARD ?= ESP32_GENERIC
-BOARD_VARIANT ?=
+# prints the commands (a dry run). BOARD as for deploy; VARIANT=SPIRAM_OCT for an S3 N8R2.
+VARIANT ?=
 MPY_DIR ?=
 firmware: $(STAMP)
-	@$(BIN)/plateau firmware --board $(BOARD) $(if $(BOARD_VARIANT),--variant $(BOARD_VARIANT)) \
+	@$(BIN)/plateau firmware --board $(BOARD) $(if $(VARIANT),--variant $(VARIANT)) \
 		$(if $(MPY_DIR),--micropython-src $(MPY_DIR)) $(if $(PORT),--port $(PORT))
 
 demo: $(STAMP)

@@ -558,7 +558,7 @@ def main(argv: list[str] | None = None) -> int:
     fw = sub.add_parser(
         "firmware", help="build an ESP32 image with the firmware frozen in, and flash it"
     )
-    fw.add_argument("--board", default="ESP32_GENERIC", help="ESP32_GENERIC or ESP32_GENERIC_S3")
+    fw.add_argument("--board", default="esp32", help="esp32 (the reference) or esp32s3")
     fw.add_argument("--variant", help="MicroPython's BOARD_VARIANT, e.g. SPIRAM_OCT (S3 N8R2)")
     fw.add_argument("--micropython-src", metavar="DIR", help="a MicroPython source tree (v1.29)")
     fw.add_argument("--port", help="flash it to the board on this serial port")

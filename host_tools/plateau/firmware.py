@@ -25,16 +25,11 @@ from pathlib import Path
 from plateau import FIRMWARE, ROOT
 
 OUT = ROOT / "build" / "firmware"
-# MicroPython's board name -> the chip esptool is told, where the image goes in flash
+# plateau's board (as for deploy: the pin map) -> MicroPython's board, where the image goes
 BOARDS = {
-    "ESP32_GENERIC": ("esp32", "0x1000"),  # ESP32-WROOM-32E (no PSRAM): the reference
-    "ESP32_GENERIC_S3": ("esp32s3", "0x0"),  # ESP32-S3, e.g. N8R2 with BOARD_VARIANT=SPIRAM_OCT
+    "esp32": ("ESP32_GENERIC", "0x1000"),  # ESP32-WROOM-32E (no PSRAM): the reference
+    "esp32s3": ("ESP32_GENERIC_S3", "0x0"),  # an S3; N8R2: variant SPIRAM_OCT
 }
-
-
-def _pins(board: str) -> str:
-    """plateau deploy's --board (the pin map) for a MicroPython board name."""
-    return "esp32s3" if board.startswith("ESP32_GENERIC_S3") else "esp32"
 
 
 def manifest() -> Path:
@@ -56,20 +51,22 @@ def image_name(board: str, variant: str | None) -> str:
 
 def build_steps(mpy_dir: str, board: str, variant: str | None) -> list[list[str]]:
     port = f"{mpy_dir}/ports/esp32"
+    board = BOARDS[board][0]  # MicroPython's name for it
     args = [f"BOARD={board}"] + ([f"BOARD_VARIANT={variant}"] if variant else [])
     build_dir = f"build-{board}" + (f"-{variant}" if variant else "")
+    image = OUT / image_name(board, variant)
     return [
         ["make", "-C", f"{mpy_dir}/mpy-cross"],
         ["make", "-C", port, *args, "submodules"],
         ["make", "-C", port, *args, f"FROZEN_MANIFEST={manifest()}"],
-        ["cp", f"{port}/{build_dir}/firmware.bin", str(OUT / image_name(board, variant))],
+        ["cp", f"{port}/{build_dir}/firmware.bin", str(image)],
     ]
 
 
 def flash_steps(port: str, board: str, variant: str | None) -> list[list[str]]:
-    chip, offset = BOARDS[board]
-    esptool = ["esptool", "--chip", chip, "--port", port]
-    image = str(OUT / image_name(board, variant))
+    name, offset = BOARDS[board]
+    esptool = ["esptool", "--chip", board, "--port", port]
+    image = str(OUT / image_name(name, variant))
     return [
         # erased first: .mpy files left by `make deploy` would shadow the frozen modules
         # (the filesystem comes first on the board's import path)
@@ -79,7 +76,7 @@ def flash_steps(port: str, board: str, variant: str | None) -> list[list[str]]:
 
 
 def firmware(
-    board: str = "ESP32_GENERIC",
+    board: str = "esp32",
     variant: str | None = None,
     mpy_dir: str | None = None,
     port: str | None = None,
@@ -104,10 +101,10 @@ def firmware(
         for step in steps:
             print(" ".join(step))
         if port:
-            print("# then main.py and the hardware maps, as `plateau deploy --frozen` copies:")
+            print("# then boot.py, main.py and the maps, as `plateau deploy --frozen` copies:")
             from plateau.deploy import deploy
 
-            deploy(port, _pins(board), dry_run=True, modules=False)
+            deploy(port, board, dry_run=True, modules=False)
         else:
             print("# to flash it: make firmware PORT=/dev/ttyUSB0 (add MPY_DIR=... to build too)")
         return 0
@@ -116,9 +113,9 @@ def firmware(
         if subprocess.run(step).returncode:
             print(f"plateau firmware: failed: {' '.join(step)}", file=sys.stderr)
             return 1
-    print(f"image: {OUT / image_name(board, variant)}")
+    print(f"image: {OUT / image_name(BOARDS[board][0], variant)}")
     if port:
         from plateau.deploy import deploy
 
-        return deploy(port, _pins(board), modules=False)
+        return deploy(port, board, modules=False)
     return 0

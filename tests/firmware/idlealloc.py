@@ -72,6 +72,7 @@ class Sink:
 
 
 def table(clock, hw_dir):
+    RING.clear()  # a new boot: the link numbers from 1 again
     board = SimBoard(hw_dir, clock)
     transport = StdioTransport()  # the real one: stdin is a pipe with nothing in it
     link = Link(Sink().write, "b0a4d000", ring=RING)
