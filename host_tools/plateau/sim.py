@@ -27,9 +27,9 @@ HEAP = "96k"
 # about 50 KB with the chip models written from the datasheets, and a deck's tags in the
 # reader's field) that no board loads. A whole generated 4-player game with its saved state
 # runs in 272k and not in 256k (`make bench`'s game, all four games' code in the firmware);
-# 320k leaves a margin. On a board, freezing the firmware into the MicroPython
-# image would take the code off the heap (not done here: it needs ESP-IDF); `make bench`
-# prints the heap the game's data uses.
+# 320k leaves a margin. On a board the firmware is frozen into the image (make firmware),
+# which takes the code off the heap; `plateau sim --micropython build/mp32/micropython
+# --heap 111936` plays a script that way (docs/chip.md).
 SIM_HEAP = "320k"
 
 
