@@ -994,7 +994,13 @@ class _Seven:
                 self.pawn_c[n] = c
                 self.pawn_s[n] = s
                 self._options(n, c, s)
-                n += 1
+                k = self.opt_n[n]
+                if not k:
+                    return False  # this pawn can neither stay nor have got anywhere
+                if k == 1 and self.opt_end[n * _OPTS] == s:
+                    self.taken[s] = 1  # it stayed, and only that: nothing to try
+                else:
+                    n += 1
                 s = cells.find(_PAWN[c], s + 1)
         self.npawns = n
         return self._assign(0, 7, 0)
@@ -1087,9 +1093,14 @@ class _Seven:
             pawn = _PAWN[c]
             top = s + 8 if s + 8 < TRACK else TRACK
             e = seen.find(pawn, s + 1, top)
+            at = i * _OPTS + n
             while e >= 0:
-                n = self._option(i, n, e - s, 0, e)
+                self.opt_k[at] = e - s
+                self.opt_free[at] = 0
+                self.opt_end[at] = e
+                at += 1
                 e = seen.find(pawn, e + 1, top)
+            n = at - i * _OPTS
             if s + 8 > TRACK:  # round the corner, Y18 to R1
                 e = seen.find(pawn, 0, s + 8 - TRACK)
                 while e >= 0:
