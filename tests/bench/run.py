@@ -180,6 +180,7 @@ def main() -> None:
     heaps(args.mp32 and chip[0], deploy)
     say("## host (CPython)")
     log = OUT / "game.jsonl"
+    log.unlink(missing_ok=True)  # plateau sim appends to a log
     subprocess.run(
         [
             sys.executable,
