@@ -2,9 +2,8 @@
 # takes; an overrun followed at once by the next pass, a long stall by a fresh period, never
 # a burst. On a simulated clock whose time a pass's work moves on: nothing here depends on
 # this machine's speed.
-from check import Wire
-
 from link.link import Link
+from sim.run import RING, Capture
 from table import SCAN_MS, Table
 
 
@@ -25,21 +24,12 @@ class WorkClock:
         self.now += ms
 
 
-class Idle:
-    def read(self):
-        return b""
-
-    def table_mode(self):
-        pass
-
-    def repl_mode(self):
-        pass
-
-
 def starts_of(works):
     """When each pass started, each pass taking works[i] ms."""
     clock = WorkClock()
-    table = Table(Idle(), clock, Link(Wire().write, "0000"))
+    wire = Capture()  # reads nothing, keeps what the board writes
+    RING.clear()
+    table = Table(wire, clock, Link(wire.write, "0000", ring=RING))
     starts = []
     step = table.step
 
