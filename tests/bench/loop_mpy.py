@@ -25,10 +25,10 @@ class Quick:
     the simulated board's sensors as they stand (one copy, done in C)."""
 
     def __init__(self, board):
-        self.truth = board.truth
+        self.raw = bytearray(board._raw()) + bytearray(1)  # the registers, then SER's byte
 
     def readinto(self, buf):
-        buf[:] = self.truth
+        buf[:] = self.raw
 
     def value(self, v=None):
         return 1

@@ -56,10 +56,10 @@ def standin(cls, name, arity):
 PLAIN_VALUE = chips.Pin.value
 for cls, name, arity in (
     (chips.Pin, "value", 1),
-    (chips.ShiftChainBus, "readinto", 1),
-    (chips.MFRC522Bus, "write", 1),
-    (chips.MFRC522Bus, "readinto", 1),
-    (chips.MFRC522Bus, "write_readinto", 2),
+    (chips.ChainSPI, "readinto", 1),
+    (chips.SPIBus, "write", 1),
+    (chips.SPIBus, "readinto", 1),
+    (chips.SPIBus, "write_readinto", 2),
 ):
     standin(cls, name, arity)
 
@@ -74,6 +74,7 @@ class Sink:
 def table(clock, hw_dir):
     RING.clear()  # a new boot: the link numbers from 1 again
     board = SimBoard(hw_dir, clock)
+    board.boot()  # the drivers, as at power-up
     transport = StdioTransport()  # the real one: stdin is a pipe with nothing in it
     link = Link(Sink().write, "b0a4d000", ring=RING)
     game = make_game("tock", link.emit, board.board.names, {})
