@@ -2,9 +2,13 @@
 # takes; an overrun followed at once by the next pass, a long stall by a fresh period, never
 # a burst. On a simulated clock whose time a pass's work moves on: nothing here depends on
 # this machine's speed.
+from check import Wire
+
 from link.link import Link
-from sim.run import RING, Capture
+from link.ring import Ring
 from table import SCAN_MS, Table
+
+RING = Ring(1024, 16)  # the link's ring, small: these passes send heartbeats only
 
 
 class WorkClock:
@@ -27,7 +31,9 @@ class WorkClock:
 def starts_of(works):
     """When each pass started, each pass taking works[i] ms."""
     clock = WorkClock()
-    wire = Capture()  # reads nothing, keeps what the board writes
+    wire = Wire()  # the transport: reads nothing, keeps what the board writes
+    wire.read = lambda: b""
+    wire.table_mode = wire.repl_mode = lambda: None
     RING.clear()
     table = Table(wire, clock, Link(wire.write, "0000", ring=RING))
     starts = []
