@@ -68,6 +68,7 @@ class Firmware:
             self._tmp = tempfile.TemporaryDirectory(prefix="plateau-flash-")
             state_dir = self._tmp.name
         state_dir = str(Path(state_dir).resolve())
+        os.makedirs(state_dir, exist_ok=True)  # it runs in there (below)
         args = (*args, "--state", state_dir)
         script = str(Path(script).resolve())
         cmd = [
