@@ -50,9 +50,9 @@ from plateau.gen import generate, generate_holdem, generate_pocha, generate_weyk
 from plateau.sim import Firmware
 
 GAMES = ("tock", "pocha", "weykick", "holdem")
-# Table-time speed per game, so that each game lasts about 15-20 s of real time (a Tock game
-# is about 11 minutes of play, the others about 2)
-SPEED = {"tock": 40.0, "pocha": 8.0, "weykick": 8.0, "holdem": 6.0}
+# Table-time speed per game, so that each game lasts about 15-25 s of real time (a Tock game
+# is about 11 minutes of play, the others about 2; a Weykick series of 3 matches 1.7)
+SPEED = {"tock": 40.0, "pocha": 8.0, "weykick": 6.0, "holdem": 6.0}
 MAX_CUT_S = 60.0  # longest cut or unplug, in table time
 CLEAN_S = (3.2, 4.5)  # real seconds of clean line between faults: recovery is seen within them
 FIRST_CLEAN_S = 2.0  # real seconds before the first fault (the host connects)
