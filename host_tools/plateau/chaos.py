@@ -51,7 +51,7 @@ from plateau.sim import Firmware
 
 GAMES = ("tock", "pocha", "weykick", "holdem")
 # Table-time speed per game, so that each game lasts about 15-25 s of real time (a Tock game
-# is about 11 minutes of play, the others about 2; a Weykick series of 3 matches 1.7)
+# is about 11 minutes of play, the others 1.5-3)
 SPEED = {"tock": 40.0, "pocha": 8.0, "weykick": 6.0, "holdem": 6.0}
 MAX_CUT_S = 60.0  # longest cut or unplug, in table time
 CLEAN_S = (3.2, 4.5)  # real seconds of clean line between faults: recovery is seen within them
