@@ -19,3 +19,13 @@ class Wire:
 
     def write(self, data):
         self.out.extend(data)
+
+
+def scratch(name):
+    """A folder of this test process's own under /tmp (several test runs share a machine:
+    a fixed path would let one run's files into another's)."""
+    import os
+
+    path = "/tmp/plateau-%s-%s" % (name, "".join("%02x" % b for b in os.urandom(4)))
+    os.mkdir(path)
+    return path

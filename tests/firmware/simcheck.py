@@ -1,17 +1,13 @@
 # Running table scripts through the simulated firmware in this process (CPython or
 # MicroPython), for the tests: script text in, the events the board sent out.
+from check import scratch
+
 from sim.run import play
 
-SCRATCH = "/tmp/plateau-test"
+SCRATCH = scratch("test")
 
 
 def _write(name, text):
-    import os
-
-    try:
-        os.mkdir(SCRATCH)
-    except OSError:
-        pass
     path = SCRATCH + "/" + name
     with open(path, "w") as f:
         f.write(text)

@@ -2,12 +2,12 @@
 # watchdog fed on every pass of the table loop.
 import os
 
-from check import Wire
+from check import Wire, scratch
 from store import Store
 
 from clock import VirtualClock
 
-DIR = "/tmp/plateau-test-store"
+DIR = scratch("store")
 
 
 def fresh():
