@@ -10,6 +10,7 @@ from clock import TICKS_MAX, elapsed
 
 SCAN_MS = const(5)  # 200 scans a second, start to start: see firmware/sense for why
 ERROR_MS = const(1000)  # a step that keeps failing is reported at most once a second
+ONCE = const(8)  # ids of the last commands done, kept with the game (see command)
 # The loop places MicroPython's collections itself (see Table._step). CPython, running the
 # same table in the host's tests, frees by reference counts: a full collection there is
 # only slow.
@@ -17,12 +18,16 @@ COLLECT = sys.implementation.name == "micropython"
 
 
 def make_game(name, emit, names, settings):
-    """The game a table plays, by name. Imported on demand: a Tock table never loads the
+    """The game a table plays, by name, its settings checked in full first (SettingsError,
+    a ValueError, says what is wrong). Imported on demand: a Tock table never loads the
     other games' code onto its heap."""
+    from games.settings import check
+
+    settings = check(name, settings)
     if name == "tock":
         from games.tock.tracker import TockGame
 
-        return TockGame(emit, names, settings.get("players", 4), settings.get("rules", "classic"))
+        return TockGame(emit, names, settings)
     if name == "weykick":
         from games.weykick.tracker import WeykickGame
 
@@ -31,11 +36,9 @@ def make_game(name, emit, names, settings):
         from games.holdem.tracker import HoldemGame
 
         return HoldemGame(emit, names, settings)
-    if name == "pocha":
-        from games.pocha.tracker import PochaGame
+    from games.pocha.tracker import PochaGame
 
-        return PochaGame(emit, names, settings)
-    raise ValueError("unknown game %r; one of: tock, weykick, holdem, pocha" % name)
+    return PochaGame(emit, names, settings)
 
 
 class Table:
@@ -48,11 +51,14 @@ class Table:
         self.watchdog = watchdog  # machine.WDT on a board: fed every pass
         self._collect = False  # collect the garbage at the end of this pass
         self._busy = False  # a sensor was mid-change at the last pass
-        self._use(game)
+        self.done = []  # text ids of the last commands done: sent again, not done twice
+        self.game = game
         self.running = True
         self.failures = 0  # steps and commands that raised (reported as `error` events)
         self._failed_at = None
         self._unsaid = 0  # failures since the last report
+        if store:
+            link.keeper = self.save  # nothing goes on the wire before it is on flash
         link.on_command = self.command
         link.snapshot = self.snapshot
         link.about = self.about
@@ -67,12 +73,33 @@ class Table:
         return snap
 
     def command(self, cmd):
-        """A host command other than hello/snapshot: None when done, else why refused."""
+        """A host command other than hello/snapshot: None when done, else why refused.
+        Every argument is typed and checked first (link/commands.py); nothing changes on a
+        refusal. A command with a text id is done once: sent again after a reset (its answer
+        lost), it is answered without being done twice."""
+        from link.commands import typed
+
+        game = self.game
         try:
-            return self._command(cmd)
+            cmd = typed(cmd, self.about().get("game"), game.settings if game else None)
+        except ValueError as e:  # SettingsError: what is wrong, in words
+            return str(e)
+        cid = cmd.get("id")
+        if isinstance(cid, str) and cid in self.done:
+            return None
+        try:
+            why = self._command(cmd)
+        except MemoryError:
+            gc.collect()
+            return "the board is short of memory: command not done"
         except Exception as e:  # a bug in a handler: the command is refused, the table goes on
             self.failed(e)
             return "the firmware failed on this command (%s: %s)" % (type(e).__name__, e)
+        if why is None and isinstance(cid, str):
+            self.done.append(cid)
+            del self.done[:-ONCE]
+            self._changed()
+        return why
 
     def _command(self, cmd):
         name = cmd["cmd"]
@@ -82,8 +109,8 @@ class Table:
             self.running = False
             return None
         if name == "enrol":
-            return self._enrol(cmd)
-        if name == "new" and cmd.get("game") and cmd["game"] != self.about().get("game"):
+            return self._enrol(cmd["card"])
+        if name == "new" and cmd["game"] != self.about().get("game"):
             return self._switch(cmd)
         if name == "config":
             return self._config(cmd)
@@ -95,28 +122,27 @@ class Table:
             return self.game.command(cmd)
         return "no game is loaded"
 
-    def _use(self, game):
-        """The game the table plays from now on; with a store, it saves itself through it."""
-        if self.store and game:
-            game.persist = self.save
-        self.game = game
+    def _changed(self):
+        """Something to save at the end of this pass, whatever the write rate."""
+        if self.game:
+            self.game.unsaved = self.game.urgent = True
 
     def _load(self, name, settings):
         """A new game of that kind (ValueError: unknown game or bad settings)."""
         names = self.sense.board.names if self.sense else ()
-        self._use(make_game(name, self.link.emit, names, settings))
+        self.game = make_game(name, self.link.emit, names, settings)
 
     def _switch(self, cmd):
         """`new weykick mode=first-to:10`: one firmware plays every game; the table changes
-        game between matches."""
-        settings = {k: cmd[k] for k in cmd if k not in ("cmd", "id", "game")}
+        game between matches (saved with its `game` event, like every event)."""
         try:
-            self._load(cmd["game"], settings)
-        except ValueError as e:  # unknown game, bad settings
+            self._load(cmd["game"], cmd.get("settings") or {})
+        except ValueError as e:  # settings the game refuses
             return str(e)
         about = self.about()
         about["type"] = "game"
         self.link.emit(about)
+        self._changed()
         return None
 
     def _selftest(self):
@@ -156,74 +182,74 @@ class Table:
         self.sense.tap = tap
         return None
 
-    def _enrol(self, cmd):
-        """`enrol card=7H`: the next tag laid on the reader becomes that card."""
-        from games.cards import CardError, parse_card
-
+    def _enrol(self, card):
+        """`enrol card=7H` (or es:12B): the next tag laid on the reader becomes that card
+        (the card was typed already: games.settings, kind "card")."""
         cards = self.sense.cards if self.sense else None
         if cards is None:
             return "this table has no card reader"
-        card = cmd.get("card")
-        if isinstance(card, str) and card.startswith("es:"):  # a Spanish card (Pocha)
-            from games.pocha.rules import PochaError, name
-            from games.pocha.rules import card as spanish
-
-            try:
-                cards.enrol_as = "es:" + name(spanish(card[3:]))
-            except PochaError as e:
-                return str(e)
-            return None
-        try:
-            rank, suit = parse_card(card)
-        except CardError as e:
-            return str(e)
-        cards.enrol_as = rank + suit
+        cards.enrol_as = card
         return None
 
     def _config(self, cmd):
-        """`config settle_ms=100 illegal_ms=2000 debounce_ms=20`: the table's timings.
-        Checked in full before any is applied."""
-        limits = {"settle_ms": (20, 2000), "illegal_ms": (200, 30000), "debounce_ms": (2, 200)}
-        changes = []
+        """`config settle_ms=100 illegal_ms=2000 debounce_ms=20`: the table's timings,
+        typed and in range already (link/commands.py)."""
         for key in cmd:
-            if key in ("cmd", "id"):
-                continue
-            if key not in limits:
-                return "unknown setting %r; known: %s" % (key, ", ".join(sorted(limits)))
             v = cmd[key]
-            lo, hi = limits[key]
-            if not isinstance(v, int) or not lo <= v <= hi:
-                return "%s must be a whole number from %d to %d" % (key, lo, hi)
-            changes.append((key, v))
-        if not changes:
-            return "config needs key=value settings: " + ", ".join(sorted(limits))
-        for key, v in changes:
             if key == "debounce_ms":
                 if self.sense and self.sense.sensors:
                     self.sense.sensors.debounce_ms = v
-            elif self.game and hasattr(self.game, key):
+            elif key in ("settle_ms", "illegal_ms") and self.game and hasattr(self.game, key):
                 setattr(self.game, key, v)
         return None
 
-    def save(self):
-        self.store.save(self.game.state(), self.clock.ticks_ms())
-        self.game.unsaved = False
+    def save(self, first=None):
+        """On flash: the link's events from `first` on (link.Link.flush calls this before
+        they go on the wire), then the game, the link's numbering and the commands done."""
+        store = self.store
+        link = self.link
+        ok = first is None or store.keep(link.boot, link.ring, first, link.seq)
+        game = self.game
+        state = {"game": game.state() if game else None, "link": link.keep(), "done": self.done}
+        if ok and store.save(state, self.clock.ticks_ms()):
+            if game:
+                game.unsaved = game.urgent = False
+        else:
+            link.tell({"type": "error", "what": "saved-game", "why": store.error})
         self._collect = True
 
     def resume(self):
-        """At boot: the saved game, if there is one, takes the place of a new game."""
-        if not (self.store and self.game):
+        """At boot, before anything is sent: the link takes up its numbering where it
+        stopped (with its last events), and the saved game, if there is one, takes the
+        place of a new game."""
+        if not self.store:
             return
-        state = self.store.load()
-        if state is not None:
-            try:
-                if state.get("game") != self.about().get("game"):  # the table played another
-                    self._load(state["game"], {})
-                self.game.restore(state)
-            except (ValueError, KeyError, TypeError) as e:
-                self.store.error = "saved game unusable (%s): starting a new game" % e
+        saved = self.store.load()
+        if saved is not None:
+            kept = saved.get("link")
+            if isinstance(kept, dict) and isinstance(kept.get("boot"), str):
+                seq = kept.get("seq")
+                events = self.store.kept(kept["boot"], seq) if isinstance(seq, int) else []
+                self.link.restore(kept, events)
+            done = saved.get("done")
+            if isinstance(done, list):
+                self.done = [d for d in done if isinstance(d, str)][-ONCE:]
+            if saved.get("game") and self.game:
+                self._resume_game(saved["game"])
         if self.store.error:
             self.link.emit({"type": "error", "what": "saved-game", "why": self.store.error})
+
+    def _resume_game(self, state):
+        name = self.about().get("game")
+        try:
+            if not isinstance(state, dict):
+                raise ValueError("not a game")
+            if state.get("game") != name:  # the table played another game
+                self._load(state.get("game"), {})
+            self.game.restore(state)
+        except (ValueError, KeyError, TypeError, IndexError, AttributeError) as e:
+            self.store.error = "saved game unusable (%s): starting a new game" % e
+            self._load(name, {})
 
     def step(self):
         """One pass of the loop. An exception in it (a bug in a game's handler, say) is
@@ -268,8 +294,9 @@ class Table:
                     self._collect = True  # the sensors just settled: the game reads soon
                 self._busy = busy
             game.step(now, not busy)
-            if self.store and game.unsaved and self.store.due(now):
+            if self.store and game.unsaved and (game.urgent or self.store.due(now)):
                 self.save()
+        self.link.flush()  # the events of this pass: on flash, then on the wire
         self.link.tick(self.clock)
         if self._collect:
             # The garbage is collected between passes, when the sensors have just settled

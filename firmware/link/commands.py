@@ -1,69 +1,154 @@
-# Host commands as words, the way people type them (`plateau send undo`, a table script's
-# `send new tock players=2`), turned into the command objects the link carries (P4).
-# Shared by the host tools and the simulator so both mean the same thing.
+# Host commands: the words people type (`plateau send undo`, a table script's `send new tock
+# players=2`) and the command objects the link carries (P4), with every word's arguments
+# declared once, as data: the table's own words here, each game's own words (a Pocha `bid`,
+# a Hold'em `bet`) beside the game in games/<game>/settings.py. One checker
+# (games.settings) types them, on the host before a command is sent and on the board before
+# anything changes. Shared by the host tools, the simulator and the board.
+from games.settings import GAMES, SettingsError, arguments, check, declared
 
-WORDS = (
-    "new",
-    "undo",
-    "snapshot",
-    "config",
-    "enrol",
-    "pause",
-    "resume",
-    "selftest",
-    "calibrate",
-    "hand",
-    "draw",
-    "bid",
-    "fold",
-    "check",
-    "call",
-    "bet",
-    "raise",
-    "allin",
-    "repl",
-)
-BETS = ("fold", "check", "call", "bet", "raise", "allin")  # Hold'em: `bet 3 40` = seat, to
+# word -> its arguments, in the order the words take them: (name, kind, default). `new`'s
+# arguments are the game's settings; `hello` is the link's own (link/link.py).
+TABLE = {
+    "new": (),
+    "undo": (),
+    "snapshot": (),
+    "pause": (),
+    "resume": (),
+    "selftest": (),
+    "repl": (),
+    "config": (
+        ("settle_ms", ("opt", ("int", 20, 2000)), None),
+        ("illegal_ms", ("opt", ("int", 200, 30000)), None),
+        ("debounce_ms", ("opt", ("int", 2, 200)), None),
+    ),
+    "enrol": (("card", ("card",), None),),
+    "calibrate": (("mode", ("choice", ("on", "off")), "on"),),
+}
+LINK = ("hello", "bye")  # the link's and the simulator's: not the table's to check
+ID_TEXT = 32  # a command id: a whole number, or text this long at most
 
 
-def parse_words(words):
-    """['new', 'tock', 'players=2'] -> {"cmd": "new", "game": "tock", "players": 2}.
-    ValueError says what is wrong."""
+def all_words():
+    """Every command word: the table's, then each game's."""
+    out = list(TABLE)
+    for g in GAMES:
+        for w in declared(g).COMMANDS:
+            if w not in out:
+                out.append(w)
+    return out
+
+
+def declaration(word, game=None):
+    """(declaration, game that declares it) of a word; game=None looks in every game.
+    SettingsError when no game (or not that game) takes the word."""
+    if word in TABLE:
+        return TABLE[word], None
+    for g in (game,) if game else GAMES:
+        decl = declared(g).COMMANDS.get(word)
+        if decl is not None:
+            return decl, g
+    if game:
+        own = sorted(declared(game).COMMANDS)
+        return _refuse(
+            "unknown command %s for %s; it takes: %s"
+            % (_word(word), game, ", ".join(sorted(TABLE) + own))
+        )
+    return _refuse("unknown command %s; one of: %s" % (_word(word), ", ".join(all_words())))
+
+
+def typed(cmd, game=None, settings=None):
+    """A command object checked in full: its word, its id, every argument's type and range
+    (seats against the game's `settings` when given). Returns it with typed values;
+    SettingsError says what is wrong. `new` is checked against the settings of the game it
+    names (or `game`, the one being played)."""
+    if not isinstance(cmd, dict) or not isinstance(cmd.get("cmd"), str):
+        raise SettingsError('a command is a JSON object with a "cmd" word')
+    word = cmd["cmd"]
+    cid = cmd.get("id")
+    if "id" in cmd and not _good_id(cid):
+        raise SettingsError("id must be a whole number or text of at most %d characters" % ID_TEXT)
+    given = {}
+    for k in cmd:
+        if k not in ("cmd", "id"):
+            given[k] = cmd[k]
+    out = {"cmd": word}
+    if "id" in cmd:
+        out["id"] = cid
+    if word == "new":
+        name = given.pop("game", game or "tock")
+        if name not in GAMES:
+            raise SettingsError("unknown game %s; one of: %s" % (_word(name), ", ".join(GAMES)))
+        out["game"] = name
+        if given:  # settings given: checked in full; none: the game starts again as it was
+            out["settings"] = check(name, given)
+        return out
+    decl, _ = declaration(word, game)
+    out.update(arguments(word, decl, given, settings))
+    if word == "config" and len(out) == 1 + ("id" in out):
+        raise SettingsError(
+            "config needs name=value settings: " + ", ".join(d[0] for d in TABLE["config"])
+        )
+    return out
+
+
+def parse_words(words, game=None):
+    """['new', 'tock', 'players=2'] -> {"cmd": "new", "game": "tock", "players": 2}: the
+    words typed by their declarations (positional arguments in declared order, or
+    name=value), for the game being played if known. ValueError (SettingsError) says what
+    is wrong."""
     if not words:
-        raise ValueError("no command given; one of: " + ", ".join(WORDS))
-    name = words[0]
-    if name not in WORDS:
-        raise ValueError("unknown command %r; one of: %s" % (name, ", ".join(WORDS)))
-    cmd = {"cmd": name}
-    rest = words[1:]
-    if name == "new" and rest and "=" not in rest[0]:
-        cmd["game"] = rest[0]
-        rest = rest[1:]
-    if name == "bid":  # Pocha: `bid 2 1` = seat 2 bids one trick
-        if len(rest) < 2 or not rest[1].isdigit():
-            raise ValueError("bid needs the seat and the number of tricks: bid SEAT N")
-        cmd["seat"] = rest[0]
-        cmd["amount"] = int(rest[1])
-        rest = rest[2:]
-    if name in BETS:
-        if not rest or "=" in rest[0]:
-            raise ValueError(
-                "%s needs the seat: %s SEAT%s"
-                % (name, name, " AMOUNT" if name in ("bet", "raise") else "")
-            )
-        cmd["seat"] = rest[0]
-        rest = rest[1:]
-        if name in ("bet", "raise"):
-            if not rest or not rest[0].isdigit():
-                raise ValueError("%s needs the amount: the total bet this round" % name)
-            cmd["amount"] = int(rest[0])
-            rest = rest[1:]
-    if name == "calibrate" and rest and rest[0] in ("on", "off"):
-        cmd["mode"] = rest[0]
-        rest = rest[1:]
+        raise SettingsError("no command given; one of: " + ", ".join(all_words()))
+    word = words[0]
+    rest = list(words[1:])
+    cmd = {"cmd": word}
+    if word == "new":
+        if rest and "=" not in rest[0]:
+            cmd["game"] = rest.pop(0)
+        for w in rest:
+            k, v = _pair(word, w)
+            cmd[k] = _number(v)
+        typed(cmd, game)  # checked now, with the same checker the board uses
+        return cmd
+    decl, _ = declaration(word, game)
+    names = [d[0] for d in decl]
+    i = 0
     for w in rest:
-        if "=" not in w:
-            raise ValueError("%s: %r should be key=value" % (name, w))
-        k, v = w.split("=", 1)
-        cmd[k] = int(v) if v.isdigit() else v
+        if "=" in w:
+            k, v = _pair(word, w)
+        elif i < len(names):
+            k, v = names[i], w
+        else:
+            raise SettingsError("%s: %s should be name=value" % (word, _word(w)))
+        i += 1
+        cmd[k] = v if k in ("seat", "card", "mode") else _number(v)
+    typed(cmd, game)
     return cmd
+
+
+def _pair(word, w):
+    if "=" not in w:
+        raise SettingsError("%s: %s should be name=value" % (word, _word(w)))
+    k, v = w.split("=", 1)
+    return k, v
+
+
+def _number(v):
+    return int(v) if v.isdigit() and len(v) < 12 else v
+
+
+def _good_id(cid):
+    if isinstance(cid, bool):
+        return False
+    if isinstance(cid, int):
+        return -(1 << 30) < cid < 1 << 30
+    return isinstance(cid, str) and len(cid) <= ID_TEXT
+
+
+def _word(w):
+    if isinstance(w, str):
+        return repr(w) if len(w) <= 24 else repr(w[:24]) + "..."
+    return "of that type"
+
+
+def _refuse(why):
+    raise SettingsError(why)

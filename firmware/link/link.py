@@ -18,7 +18,18 @@
 #   number the host asked for comes back either as the event or inside a gap;
 # - a command carries an id and the board remembers the last answers: a host that did not
 #   hear an answer sends the same command again and gets the same answer, and the command is
-#   not applied twice.
+#   not applied twice (across a reset too: they are kept on flash with the game).
+#
+# Across resets (issue 15; docs/protocol.md, "Resets"): with a keeper (the table's store),
+# emit() only numbers and rings an event; flush() (every pass of the table loop, and before
+# any link message) has the keeper put the new events and the game on flash first, then
+# writes the events. So an event the host may have is on flash, and a board that restarts
+# takes up the same boot id and numbering (restore()) with its last events: the host asks
+# for what it missed as after a dropped link, and logs each event once. Events numbered but
+# never flushed never reached the wire: their numbers are free again. Short of heap, a frame
+# not written waits for the next pass (an event) or is dropped (a link message): the board
+# refuses what it can and never dies of it.
+import gc
 import json
 
 from micropython import const
@@ -52,6 +63,9 @@ class Link:
         self._next = 1  # the next event to resend ...
         self._until = 0  # ... up to this one (nothing to resend when _next > _until)
         self._answers = []  # (id, refusal or None) of the last commands, oldest first
+        self.keeper = None  # callable(first seq) -> kept?: events first..seq and game to flash
+        self._on_wire = 0  # events up to this seq went on the wire (or never will)
+        self._flushing = False
 
     # --- board -> host ---------------------------------------------------------------
 
@@ -60,25 +74,39 @@ class Link:
 
         The ring keeps only the event's own fields; boot and seq are put back in front when it
         is sent (again), so resent bytes are identical and the ring holds more events."""
+        body = _body(ev)
         self.seq += 1
-        body = json.dumps(ev, separators=SEP).encode()[1:]
         self.ring.add(self.seq, body)
-        self._send(body, "seq", self.seq)
+        if self.keeper is None:
+            self._send(body, "seq", self.seq)
+            self._on_wire = self.seq
         return self.seq
 
     def tell(self, ev):
         """Send a link message: not numbered, not kept."""
-        self._send(json.dumps(ev, separators=SEP).encode()[1:], "at", self.seq)
+        self.flush()  # the events before it go first
+        try:
+            self._send(_body(ev), "at", self.seq)
+        except MemoryError:  # a link message lost for lack of heap: the next one will do
+            gc.collect()
 
     def _send(self, body, key, seq):
+        """Write one frame; False when there was no heap to build it (sent again later)."""
         head = '{"boot":"%s","%s":%d,' % (self.boot, key, seq)
-        self._write(frame.encode(head.encode() + body))
+        try:
+            data = frame.encode(head.encode() + body)
+        except MemoryError:
+            gc.collect()
+            return False
+        self._write(data)
         self.sent += 1
+        return True
 
     def greet(self, host_boot=None, host_seq=None):
         """hello, then a gap if the ring no longer holds what the host missed, then the
         snapshot; the missed events still held follow, oldest first, a few per tick().
         Without host_seq (the board's own hello at power-up) nothing is resent."""
+        self.flush()
         hello = {"type": "hello", "fw": VERSION, "table": self.table}
         if self.about:
             hello.update(self.about())
@@ -111,33 +139,100 @@ class Link:
             self._gap()  # newer events may have pushed the next one out of the ring
             if self._next > self._until:
                 break
-            self._send(bytes(self.ring.get(self._next)), "seq", self._next)
+            if not self._send(bytes(self.ring.get(self._next)), "seq", self._next):
+                break  # short of heap: the next pass
             self._next += 1
             n -= 1
 
     def resending(self):
         return self._next <= self._until
 
+    # --- across resets (see the top of this file) --------------------------------------
+
+    def flush(self):
+        if self._on_wire >= self.seq or self._flushing:
+            return
+        self._flushing = True
+        try:
+            if self.keeper and not self.keeper(self._on_wire + 1):
+                return  # not on flash yet (short of heap): they wait for the next pass
+            for s in range(self._on_wire + 1, self.seq + 1):
+                body = self.ring.get(s)
+                if body is not None and not self._send(bytes(body), "seq", s):
+                    return  # short of heap: the rest go next pass
+                self._on_wire = s
+        finally:
+            self._flushing = False
+
+    def unsent(self):
+        """Events numbered and not yet flushed."""
+        return self.seq - self._on_wire
+
+    def keep(self):
+        """What the flash keeps of the link with the game: boot id, last number, the answers
+        to the last commands."""
+        return {"boot": self.boot, "seq": self.seq, "answers": self._answers}
+
+    def restore(self, kept, events):
+        """Take up what keep() saved, with the last events kept on flash ([(seq, payload)],
+        ending at that number); False (nothing changed) if unusable."""
+        try:
+            boot, seq = kept["boot"], kept["seq"]
+        except (KeyError, TypeError):
+            return False
+        if not (isinstance(boot, str) and 0 < len(boot) <= 16 and isinstance(seq, int)):
+            return False
+        if not 0 <= seq < 1 << 30 or events and events[-1][0] != seq:
+            return False
+        self.ring.clear(seq - len(events))
+        for s, body in events:
+            self.ring.add(s, body)
+        self.boot = boot
+        self.seq = self._on_wire = self._until = seq
+        self._next = seq + 1
+        answers = kept.get("answers")
+        if isinstance(answers, list):
+            self._answers = [
+                (a[0], a[1])
+                for a in answers[-REMEMBERED:]
+                if isinstance(a, list) and len(a) == 2 and (a[1] is None or isinstance(a[1], str))
+            ]
+        return True
+
     # --- host -> board ---------------------------------------------------------------
 
     def receive(self, data):
-        """Bytes from the host. Every command gets an answer; garbage gets an error event."""
-        for payload in self._decoder.feed(data):
-            self._command(payload)
-        if self._decoder.last_error:
-            self.tell({"type": "error", "what": "link", "why": self._decoder.last_error})
-            self._decoder.last_error = None
+        """Bytes from the host. Every command gets an answer; garbage gets an error event.
+        Short of heap, the board refuses what it can and goes on: a command it could not
+        even answer, the host sends again."""
+        try:
+            for payload in self._decoder.feed(data):
+                try:
+                    self._command(payload)
+                except MemoryError:
+                    gc.collect()
+                    self._answer(None, "the board is short of memory: command not done")
+            why = self._decoder.last_error
+            if why:
+                self._decoder.last_error = None
+                self.tell({"type": "error", "what": "link", "why": why})
+        except MemoryError:
+            gc.collect()
 
     def _command(self, payload):
         try:
             cmd = json.loads(payload)
-        except ValueError:
-            self._answer(None, "not JSON")
+        except (ValueError, MemoryError, RuntimeError):  # deep nesting: out of heap or stack
+            self._answer(None, "not JSON, or nested too deep")
             return
         if not isinstance(cmd, dict) or not isinstance(cmd.get("cmd"), str):
             self._answer(None, 'a command is a JSON object with a "cmd" string')
             return
         cid = cmd.get("id")
+        if not (isinstance(cid, int) and -(1 << 30) < cid < 1 << 30 or isinstance(cid, str)):
+            cid = None  # an answer does not echo a list, a float or a huge number
+        elif isinstance(cid, str) and len(cid) > 32:
+            cid = None
         name = cmd["cmd"]
         if name == "hello":
             last = cmd.get("seq", 0)
@@ -168,3 +263,13 @@ class Link:
         if refusal is not None:
             ans["why"] = refusal
         self.tell(ans)
+
+
+def _body(ev):
+    """An event's JSON without its opening brace (the link puts boot and number there);
+    short of heap, one more try after a collection."""
+    try:
+        return json.dumps(ev, separators=SEP).encode()[1:]
+    except MemoryError:
+        gc.collect()
+        return json.dumps(ev, separators=SEP).encode()[1:]

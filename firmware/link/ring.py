@@ -22,11 +22,12 @@ class Ring:
         self.first = 1  # oldest sequence number held (first > last: empty)
         self.last = 0  # newest sequence number held
 
-    def clear(self):
-        """Forget every event (a reboot: RAM does not survive it)."""
+    def clear(self, last=0):
+        """Forget every event (a reboot: RAM does not survive it); the next to come is
+        last + 1 (a board that restarts goes on numbering where it stopped)."""
         self._w = 0
-        self.first = 1
-        self.last = 0
+        self.first = last + 1
+        self.last = last
 
     def __len__(self):
         return self.last - self.first + 1

@@ -50,6 +50,11 @@ class CardReads:
         self._next = 0  # the slot the next new UID takes
         self.enrol_as = None  # a card name: the next tag read is enrolled as that card
 
+    def forget(self):
+        """The last read was refused: the same card laid again is a new read, however soon
+        (the re-read filter is for a tag flickering at the edge of the field)."""
+        self._last_uid = None
+
     def take_stock(self):
         """At power-up, before the table starts: every tag lying on the reader, read at once
         (blocking). Returns the pile, [(card or None, uid hex), ...]."""

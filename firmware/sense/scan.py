@@ -71,7 +71,8 @@ class Sense:
             if read:
                 kind, card, uid = read
                 if kind == "card":
-                    game.on_card(card, uid, now)
+                    if game.on_card(card, uid, now):
+                        self.cards.forget()  # refused: laid again at once, it is read again
                 elif kind == "pile":
                     game.on_pile(card, now)
                 else:

@@ -166,6 +166,32 @@ class SimBoard:
     def goal(self, name, level):
         self.goal_pins[name].value(0 if level else 1)
 
+    def gather(self):
+        """Every card is taken off the reader (gathered to be shuffled and dealt again)."""
+        self.reader_chip.lift()
+        self._dealt = 0
+
+    # the physical table as it stands, for a simulator restarted after kill -9 (sim/world.py)
+
+    def physical(self):
+        return {
+            "magnets": [i for i in range(len(self.names)) if self.sensors.present(i)],
+            "tags": self.pile(),
+            "dealt": self._dealt,
+            "goals": [self.goal_pins[g].value() for g in ("A", "B")],
+        }
+
+    def set_physical(self, d):
+        now = self.clock.ticks_ms()
+        for i in d["magnets"]:
+            self.sensors.set(i, 1, now)
+        self.sensors.power_up(now)  # the sensors start over what lies on them
+        for uid in d["tags"]:  # bottom first, as they lay
+            self.reader_chip.lay(bytes.fromhex(uid))
+        self._dealt = d["dealt"]
+        self.goal_pins["A"].value(d["goals"][0])
+        self.goal_pins["B"].value(d["goals"][1])
+
     def set_position(self, pos):
         """Magnets where a Tock position has pawns: track, home, and the rest in camp."""
         from games.tock.rules import CELLS, COLOURS, square_name

@@ -4,7 +4,10 @@
 #
 #   MICROPYPATH=build/mpy micropython -X heapsize=64k -m sim.run SCRIPT [--realtime]
 #       [--speed K] [--wait-host] [--boot HEX] [--journal FILE] [--ring BYTES]
-#       (run from firmware/; `plateau sim` and `plateau chaos` do all this)
+#       [--state DIR] [--world FILE]
+#   (run from firmware/; `plateau sim`, `plateau chaos` and `plateau resets` do all this;
+#   --state is the simulated flash, --world the physical table kept across kill -9:
+#   sim/world.py)
 # The ring's store must be one block of the heap: take it before the imports fragment it.
 from link.ring import Ring
 
@@ -22,6 +25,10 @@ from sim.script import ScriptError, read  # noqa: E402
 from table import SCAN_MS, Table, make_game  # noqa: E402
 
 BOOT_MS = 50  # scanning before the script's first action
+# After a reset the script goes on once the board is up and has looked at what lies on the
+# reader (games/base.py PILE_MS): until the sense layer tells the pile found at power-up
+# from a card laid on it, a card laid sooner is told apart only by the game's memory.
+RESTART_MS = 1200
 DEFAULT_PACE_MS = 150  # a brisk human: one hand action every 150 ms
 END_MS = 2000  # after the last action the table runs on this long (settling, heartbeats)
 # Real time to wait for the host's hello, and for its bye at the end. Only a host that never
@@ -31,7 +38,17 @@ HOST_WAIT_MS = 60000
 
 class Sim:
     def __init__(
-        self, settings, path, clock, transport, boot, hw_dir, ring=None, state=None, journal=None
+        self,
+        settings,
+        path,
+        clock,
+        transport,
+        boot,
+        hw_dir,
+        ring=None,
+        state=None,
+        journal=None,
+        world=None,
     ):
         self.settings = settings
         self.journal = journal  # an open file: see JournalLink
@@ -46,10 +63,16 @@ class Sim:
         self.bye = False
         self.hosted = False
         self.boots = 0
+        self.world = world  # sim/world.py: the table and the script line, across kill -9
+        self.done_line = 0  # script lines up to this one are done (a restart skips them)
+        stood = world.load() if world else None
+        if stood:
+            self.done_line = stood[0]
+            self.board.set_physical(stood[1])
         self.boot(boot)
         if settings["game"] == "tock":
             self.board.deck = 52 + self.game.pos.flags["jokers"]
-            if not self.game.resumed:
+            if not self.game.resumed and not stood:
                 self.board.set_position(self.game.pos)
                 self.board.sensors.power_up(clock.ticks_ms())  # the pawns were there already
 
@@ -68,13 +91,15 @@ class Sim:
             link = JournalLink(self.transport.write, boot_id, ring=self.ring)
             link.journal = self.journal
             self.link = link
-        settings = self.settings
+        settings = dict(self.settings)
+        name = settings.pop("game")
         board = self.board.boot()
-        self.game = make_game(settings["game"], self.link.emit, board.names, settings)
+        self.game = make_game(name, self.link.emit, board.names, settings)
         store = Store(self.state_dir) if self.state_dir else None
         self.table = Table(self.transport, self.clock, self.link, self.game, Sense(board), store)
         self.link.on_command = self.command  # Table set its own: the simulator's comes first
         self.table.resume()
+        self.game = self.table.game  # the game saved on flash, maybe of another kind
 
     def reset(self):
         """The `reset` action: the power goes and comes back."""
@@ -120,7 +145,8 @@ class Sim:
         try:
             if not self.hosted:
                 self.link.greet()  # a board says hello at boot; a waiting host already had it
-            self.advance(BOOT_MS)  # the board is up and scanning before hands act
+            # the board is up and scanning before hands act
+            self.advance(RESTART_MS if self.done_line else BOOT_MS)
             with open(self.path) as f:
                 read(f, self.act_once)
                 if not self.table.running:
@@ -143,29 +169,39 @@ class Sim:
             self.transport.repl_mode()
 
     def act_once(self, action):
-        if self.table.running:
+        if self.table.running and action[0] > self.done_line:
             self.act(*action)
+
+    def done(self, line):
+        """The hand action of `line` changed the table: kept before the firmware sees it."""
+        if self.world:
+            self.world.save(line, self.board)
 
     def act(self, line, verb, args):
         board = self.board
         if verb == "pace":
             self.pace = args[0]
+            self.done(line)
             return
         if verb == "wait":
+            self.done(line)
             self.advance(args[0])
             return
         if verb == "unplug":
             self.transport.up = False
             self.advance(args[0])
             self.transport.up = True
+            self.done(line)
             return
         if verb == "position":
             self.position(line, args[0])
+            self.done(line)
             return
         if verb in ("lift", "place"):
             board.set(args[0], verb == "place")
         elif verb == "move":
             board.set(args[0], 0)
+            self.done(line - 1)  # a kill from here moves it again: lifting it again is nothing
             self.advance(self.pace // 2)
             board.set(args[1], 1)
         elif verb == "glitch":
@@ -179,12 +215,18 @@ class Sim:
             board.press(args[0])
         elif verb in ("ball", "clear"):
             board.goal(args[0], verb == "ball")
+        elif verb == "gather":
+            board.gather()
         elif verb == "send":
             self.send(line, args)
         elif verb == "reset":
             self.reset()
+            self.done(line)
+            self.advance(max(self.pace, RESTART_MS))
+            return
         else:
             raise ScriptError(line, "%r is not simulated yet" % verb)
+        self.done(line)
         self.advance(self.pace)
 
     def send(self, line, words):
@@ -195,9 +237,11 @@ class Sim:
         from link.commands import parse_words
 
         try:
-            cmd = parse_words(words)
+            cmd = parse_words(words, self.table.about().get("game"))
         except ValueError as e:
             raise ScriptError(line, str(e))
+        # a text id: sent again after a kill, the board answers it without doing it twice
+        cmd["id"] = "line%d" % line
         self.link.receive(frame.encode(json.dumps(cmd).encode()))
 
     def position(self, line, name):
@@ -242,12 +286,25 @@ class Capture:
         pass
 
     def events(self):
+        """What a host would log: numbered events once each (a board that restarts sends
+        its last events again, as it does to a host that missed them), link messages all."""
         import json
 
         from link import frame
 
         d = frame.Decoder()
-        return [json.loads(p) for f in self.frames for p in d.feed(f)]
+        out = []
+        seen = set()
+        for f in self.frames:
+            for p in d.feed(f):
+                ev = json.loads(p)
+                if "seq" in ev:
+                    key = (ev["boot"], ev["seq"])
+                    if key in seen:
+                        continue
+                    seen.add(key)
+                out.append(ev)
+        return out
 
 
 def play(path, hw_dir, boot="00000000", state=None):
@@ -293,6 +350,11 @@ def main(argv):
         clock = PacedClock(float(speed))
     ring = option(argv, "--ring")  # a smaller ring: the chaos harness makes it lose events
     journal = option(argv, "--journal")
+    world = option(argv, "--world")
+    if world:
+        from sim.world import World
+
+        world = World(world)
     sim = Sim(
         settings,
         path,
@@ -303,6 +365,7 @@ def main(argv):
         Ring(int(ring)) if ring else None,
         state,
         open(journal, "a") if journal else None,
+        world,
     )
     sim.transport.table_mode()  # from here a 0x03 on the wire is data (P5)
     if "--wait-host" in argv:

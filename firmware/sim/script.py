@@ -32,13 +32,21 @@ def _ms(line, word):
     return int(word)
 
 
-def _settings(line, words):
+def _settings(line, game, words):
+    """The table line's settings, checked in full by the game's declaration (the same
+    checker as a host's `new`): refused here, with the line, before anything runs."""
+    from games.settings import check
+
     out = {}
     for w in words:
         if "=" not in w:
             raise ScriptError(line, "setting %r is not key=value" % w)
         k, v = w.split("=", 1)
-        out[k] = int(v) if v.isdigit() else v
+        out[k] = int(v) if v.isdigit() and len(v) < 12 else v
+    try:
+        check(game, out)
+    except ValueError as e:
+        raise ScriptError(line, str(e))
     return out
 
 
@@ -55,6 +63,7 @@ def read(lines, on_action=None):
     reads a script twice, checking it all first, then playing it line by line, so a long
     generated game never sits in the heap."""
     settings = None
+    game = None
     index = 0
     for n, raw in enumerate(lines, 1):
         words = raw.split("#", 1)[0].split()
@@ -67,10 +76,12 @@ def read(lines, on_action=None):
                 raise ScriptError(n, "a script starts with 'table GAME ...', not %r" % verb)
             if not args or args[0] not in GAMES:
                 raise ScriptError(n, "unknown game; one of: " + ", ".join(GAMES))
-            settings = _settings(n, args[1:])
-            settings["game"] = args[0]
+            settings = _settings(n, args[0], args[1:])
+            settings["game"] = game = args[0]
             continue
-        action = (n, verb, _check(n, verb, args, index, settings["game"]))
+        action = (n, verb, _check(n, verb, args, index, game))
+        if verb == "send" and args[0] == "new" and len(args) > 1 and "=" not in args[1]:
+            game = args[1]  # the table plays that game from here on
         index += 1
         if on_action:
             on_action(action)
@@ -131,12 +142,18 @@ def _check(n, verb, args, index, game=None):
         if args[0] not in BUTTONS:
             raise ScriptError(n, "unknown button %r; one of: %s" % (args[0], " ".join(BUTTONS)))
         return args
-    if verb == "reset":
+    if verb in ("reset", "gather"):
         _count(n, verb, args, 0)
         return args
-    if verb == "send":
+    if verb == "send":  # typed now, by the same declarations the board checks them with
+        from link.commands import parse_words
+
         if not args:
             raise ScriptError(n, "send needs a command")
+        try:
+            parse_words(args, game)
+        except ValueError as e:
+            raise ScriptError(n, str(e))
         return args
     if verb in ("ball", "clear"):
         _count(n, verb, args, 1)

@@ -54,6 +54,54 @@ class Hand:
         self.log = []  # every action, in order (H9)
         self._blinds()
 
+    # --- saved with the game (a reset mid-hand resumes the hand) -------------------------
+
+    FIELDS = (
+        "seats",
+        "structure",
+        "sb",
+        "bb",
+        "big_bet",
+        "button",
+        "stack",
+        "contrib",
+        "folded",
+        "street",
+        "over",
+        "bet",
+        "acted",
+        "current",
+        "min_raise",
+        "bets",
+        "to_act",
+    )
+
+    def to_dict(self):
+        d = dict((k, getattr(self, k)) for k in Hand.FIELDS)
+        if self.over:
+            d["result"] = self.result
+        return d
+
+    @classmethod
+    def from_dict(cls, d):
+        """The hand to_dict() saved; ValueError (Refused) if it does not hold together."""
+        h = object.__new__(cls)
+        for k in Hand.FIELDS:
+            setattr(h, k, d[k])
+        h.log = []
+        if h.over:
+            h.result = [(p[0], p[1], p[2], p[3]) for p in d["result"]]
+        seats = h.seats
+        if not isinstance(seats, list) or len(seats) < 2:
+            raise Refused("saved hand: seats")
+        for name in ("stack", "contrib", "bet"):
+            m = getattr(h, name)
+            if not isinstance(m, dict) or sorted(m) != sorted(seats):
+                raise Refused("saved hand: " + name)
+        if h.to_act is not None and h.to_act not in seats or h.button not in seats:
+            raise Refused("saved hand: turn")
+        return h
+
     # --- seats ----------------------------------------------------------------------------
 
     def _left_of(self, seat):

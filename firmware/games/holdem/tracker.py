@@ -12,36 +12,32 @@ from games.holdem.hands import HandError, card, describe, name
 ACTIONS = ("fold", "check", "call", "bet", "raise", "allin")
 
 
-def _settings(settings):
-    seats = [str(i + 1) for i in range(int(settings.get("seats", 4)))]
-    if not 2 <= len(seats) <= 10:
-        raise ValueError("seats must be 2 to 10 (H1)")
-    blinds = str(settings.get("blinds", "1/2")).split("/")
-    if len(blinds) != 2 or not all(b.isdigit() for b in blinds):
-        raise ValueError("blinds are small/big, e.g. 1/2")
-    return seats, int(blinds[0]), int(blinds[1])
-
-
 class HoldemGame(Game):
     def __init__(self, emit, names, settings):
         super().__init__(emit)
-        self.persist = None
         self._setup(settings)
 
     def _setup(self, settings):
+        """A new game by its settings (checked in full: games/settings.py, holdem/settings.py:
+        SettingsError, a ValueError, says what is wrong)."""
+        from games.settings import check
+
+        s = check("holdem", settings)
         self.unsaved = False
         self.resumed = False
-        self.settings = dict(settings)
-        self.seats, self.sb, self.bb = _settings(settings)
-        self.structure = settings.get("structure", "no-limit")
-        self.big_bet = int(settings.get("big-bet", 2 * self.bb))
-        start = int(settings.get("stacks", 100))
-        self.stacks = dict((s, start) for s in self.seats)
-        self.button = str(settings.get("button", self.seats[0]))
+        self.settings = s
+        self.seats = [str(i + 1) for i in range(s["seats"])]
+        small, big = s["blinds"].split("/")
+        self.sb, self.bb = int(small), int(big)
+        self.structure = s["structure"]
+        self.big_bet = s.get("big-bet", 2 * self.bb)
+        self.stacks = dict((seat, s["stacks"]) for seat in self.seats)
+        self.button = s["button"]
         self.hand = None  # type: Hand | None
         self.board = []
         self.hole = {}
         self.seen = []  # cards read this hand (H8: never twice)
+        self.before = []  # the last hand's cards: on the reader until this hand's first
         self.showing = None  # the seat whose hole cards are being laid
         self.drawing = None  # type: list | None  # H1: seats still to lay a card, in order
         self.draws = {}
@@ -72,27 +68,82 @@ class HoldemGame(Game):
         return snap
 
     def state(self):
+        """The whole table: stacks and button, and the hand under way (betting, board, hole
+        cards shown, the draw for the button), so a reset mid-hand resumes it."""
         return {
             "game": "holdem",
             "settings": self.settings,
             "stacks": self.stacks,
             "button": self.button,
+            "hand": self.hand.to_dict() if self.hand else None,
+            "board": [name(c) for c in self.board],
+            "hole": dict((s, [name(c) for c in self.hole[s]]) for s in self.hole),
+            "seen": [name(c) for c in self.seen],
+            "before": [name(c) for c in self.before],
+            "showing": self.showing,
+            "drawing": self.drawing,
+            "draws": dict((s, name(c)) for s, c in self.draws.items()),
+            "refused": self.refused,
         }
 
     def restore(self, state):
         self._setup(state["settings"])
         self.stacks = dict(state["stacks"])
+        if sorted(self.stacks) != sorted(self.seats) or state["button"] not in self.seats:
+            raise ValueError("saved stacks or button do not fit the seats")
         self.button = state["button"]
+        if state.get("hand"):
+            self.hand = Hand.from_dict(state["hand"])
+        self.board = [card(c) for c in state.get("board", [])]
+        hole = state.get("hole", {})
+        self.hole = dict((s, [card(c) for c in hole[s]]) for s in hole)
+        self.seen = [card(c) for c in state.get("seen", [])]
+        self.before = [card(c) for c in state.get("before", [])]
+        self.showing = state.get("showing")
+        self.drawing = state.get("drawing")
+        draws = state.get("draws", {})
+        self.draws = dict((s, card(draws[s])) for s in draws)
+        self.restored(state)
+
+    def step(self, now, settled=True):
+        self.started(now)
+        if self.resumed:
+            self.resumed = False
+            snap = self.snapshot()
+            snap["type"] = "resumed"
+            self.emit(snap)
 
     # --- cards from the reader (H8) ---------------------------------------------------
 
-    def on_card(self, text, uid, now):
+    def _gathered(self):
+        """The cards on the reader are gathered for a new deal (hand, draw): until its first
+        card, they are what a reset would find there."""
+        self.before = self.seen or list(self.draws.values()) or self.before
+        self.seen, self.draws = [], {}
+
+    def counted(self, text):
+        try:
+            c = card(text)
+        except HandError:
+            return False
+        if self.seen or self.draws:
+            return c in self.seen or c in self.draws.values()
+        return c in self.before  # this hand has no card yet: the last one's are still there
+
+    def on_card(self, text, uid, now, pile=False):
+        """A card read; True when it was refused (it may be laid again at once)."""
         if text is None:
             self.unknown_tag(uid)
-            return
+            return False
+        if self.from_pile(text, now, pile):
+            return False  # the pile, found again as the reader powered up after a reset
         why = self._card(text)
         if why:
-            self.emit({"type": "error", "what": "card", "card": text, "why": why})
+            if self.refuse(text):
+                self.emit({"type": "error", "what": "card", "card": text, "why": why})
+            return True
+        self.count()
+        return False
 
     def _card(self, text):
         if self.drawing:
@@ -143,7 +194,8 @@ class HoldemGame(Game):
             return None
         button, tied = first_button(self.draws)
         if tied:
-            self.drawing, self.draws = list(tied), {}
+            self._gathered()
+            self.drawing = list(tied)
             self.emit(
                 {
                     "type": "draw",
@@ -230,7 +282,8 @@ class HoldemGame(Game):
         if name_ == "draw":
             if self.hand is not None and not self.hand.over:
                 return "the hand is not over"
-            self.drawing, self.draws = [s for s in self.seats if self.stacks[s] > 0], {}
+            self._gathered()
+            self.drawing = [s for s in self.seats if self.stacks[s] > 0]
             self.emit(
                 {
                     "type": "draw",
@@ -241,10 +294,9 @@ class HoldemGame(Game):
             return None
         if name_ in ACTIONS:
             return self._action(name_, cmd)
-        if name_ == "new":
+        if name_ == "new":  # settings checked in full already (table.Table.command)
             try:
-                settings = {k: cmd[k] for k in cmd if k not in ("cmd", "id", "game")}
-                self._setup(settings or self.settings)
+                self._setup(cmd.get("settings") or self.settings)
             except ValueError as e:
                 return str(e)
             self.emit({"type": "game", "game": "holdem", "stacks": self.stacks})
@@ -267,7 +319,8 @@ class HoldemGame(Game):
             )
         except Refused as e:
             return str(e)
-        self.board, self.hole, self.seen, self.showing = [], {}, [], None
+        self._gathered()
+        self.board, self.hole, self.showing = [], {}, None
         blinds = self.hand.log[0]
         self.emit(
             {

@@ -19,33 +19,37 @@ from games.pocha.rules import (
 PREFIX = "es:"  # Spanish cards in the tag registry (hardware/tags.json): es:12B
 
 
+def _card(saved):
+    """A card as saved ([rank, suit]) back to (rank, suit); ValueError if it is not one."""
+    return card(name((saved[0], saved[1])))
+
+
 class PochaGame(Game):
     def __init__(self, emit, names, settings):
         super().__init__(emit)
-        self.persist = None
-        self.unsaved = False
-        self.resumed = False
         self._setup(settings)
 
     def _setup(self, settings):
-        self.settings = dict(settings)
-        players = int(settings.get("players", 4))
-        if players not in (3, 4, 5, 6, 8):
-            raise ValueError("Pocha is for 3, 4, 5, 6 or 8 players (K2)")
-        self.seats = [str(i + 1) for i in range(players)]
-        self.size = int(settings.get("deck", 40))
-        try:
-            self.cards = deck(self.size, players)
-            self.plan = schedule(self.size, players, settings.get("schedule", "default"))
-        except PochaError as e:
-            raise ValueError(str(e))
-        self.dealer = str(settings.get("dealer", "1"))
-        if self.dealer not in self.seats:
-            raise ValueError("the dealer must be one of the seats")
-        self.totals = dict((s, 0) for s in self.seats)
+        """A new game by its settings (checked in full: games/settings.py, pocha/settings.py:
+        SettingsError, a ValueError, says what is wrong). Its first hand_start is said at
+        the next step, once the table is up."""
+        from games.settings import check
+
+        s = check("pocha", settings)
+        self.unsaved = True
+        self.resumed = False
+        self.settings = s
+        self.seats = [str(i + 1) for i in range(s["players"])]
+        self.size = s["deck"]
+        self.cards = deck(self.size, s["players"])
+        self.plan = schedule(self.size, s["players"], s["schedule"])
+        self.dealer = s["dealer"]
+        self.totals = dict((seat, 0) for seat in self.seats)
         self.hand_no = 0
         self.tiebreak = False
-        self._start_hand()
+        self.before = []  # the last hand's cards: on the reader until this hand's first
+        self._deal()
+        self.announce = True
 
     # --- the hand ----------------------------------------------------------------------
 
@@ -53,6 +57,17 @@ class PochaGame(Game):
         return self.seats[(self.seats.index(seat) + 1) % len(self.seats)]
 
     def _start_hand(self):
+        self.before = self._hand_cards()  # gathered for the deal: until its first card,
+        self._deal()  # what a reset would find on the reader
+        self._announce()
+
+    def _hand_cards(self):
+        out = [self.turned] if self.turned else []
+        for s in self.seats:
+            out += self.played[s]
+        return out
+
+    def _deal(self):
         self.n = self.plan[self.hand_no] if not self.tiebreak else 1
         self.full = self.n * len(self.seats) == len(self.cards)
         self.phase = "trump"
@@ -67,6 +82,9 @@ class PochaGame(Game):
         self.to_play = self.leader
         self.taken = dict((s, 0) for s in self.seats)
         self.void = dict((s, []) for s in self.seats)  # type: dict[str, list]
+
+    def _announce(self):
+        self.announce = False
         self.emit(
             {
                 "type": "hand_start",
@@ -101,27 +119,97 @@ class PochaGame(Game):
         }
 
     def state(self):
+        """The whole game, the hand under way included (a reset resumes it where it was:
+        its phase, bids, tricks, the cards each seat played, a tie-break, a game over)."""
         return {
             "game": "pocha",
             "settings": self.settings,
             "totals": self.totals,
             "hand_no": self.hand_no,
             "dealer": self.dealer,
+            "tiebreak": self.tiebreak,
+            "announce": self.announce,
+            "phase": self.phase,
+            "turned": self.turned,
+            "bids": self.bids,
+            "bidder": self.bidder,
+            "played": self.played,
+            "tricks": self.tricks,
+            "table": self.table,
+            "leader": self.leader,
+            "to_play": self.to_play,
+            "taken": self.taken,
+            "void": self.void,
+            "before": self.before,
+            "refused": self.refused,
         }
 
     def restore(self, state):
         self._setup(state["settings"])
-        self.totals = dict(state["totals"])
+        seats = self.seats
+        totals = state["totals"]
+        if sorted(totals) != sorted(seats) or state["dealer"] not in seats:
+            raise ValueError("saved totals or dealer do not fit the seats")
+        self.totals = dict(totals)
         self.hand_no = state["hand_no"]
+        self.tiebreak = bool(state.get("tiebreak"))
         self.dealer = state["dealer"]
-        self._start_hand()  # a hand under way is dealt again
+        self._deal()
+        if "phase" not in state:  # saved between hands by an older firmware: deal again
+            self.announce = True
+            self.restored(state)
+            return
+        self.announce = bool(state.get("announce"))
+        self.phase = state["phase"]
+        if self.phase not in ("trump", "bidding", "playing", "over"):
+            raise ValueError("saved phase %r" % (self.phase,))
+        self.turned = _card(state["turned"]) if state["turned"] else None
+        self.trump = self.turned[1] if self.turned else None
+        self.bids = dict(state["bids"])
+        self.bidder = state["bidder"]
+        self.played = dict((s, [_card(c) for c in state["played"][s]]) for s in seats)
+        self.tricks = [(t[0], [(p[0], _card(p[1])) for p in t[1]]) for t in state["tricks"]]
+        self.table = [(p[0], _card(p[1])) for p in state["table"]]
+        self.leader = state["leader"]
+        self.to_play = state["to_play"]
+        self.taken = dict(state["taken"])
+        self.void = dict((s, list(state["void"][s])) for s in seats)
+        self.before = [_card(c) for c in state["before"]]
+        if self.bidder not in seats or self.leader not in seats or self.to_play not in seats:
+            raise ValueError("saved turn does not fit the seats")
+        self.restored(state)
+
+    def step(self, now, settled=True):
+        self.started(now)
+        if self.resumed:
+            self.resumed = False
+            snap = self.snapshot()
+            snap["type"] = "resumed"
+            self.emit(snap)
+        if self.announce:
+            self._announce()
 
     # --- cards from the reader ----------------------------------------------------------
 
-    def on_card(self, text, uid, now):
+    def counted(self, text):
+        try:
+            c = card(text[len(PREFIX) :])
+        except PochaError:
+            return False
+        cards = self._hand_cards()
+        return c in cards if cards else c in self.before
+
+    def on_card(self, text, uid, now, pile=False):
+        """A card read; True when it was refused (it may be laid again at once)."""
+        if isinstance(text, str) and self.from_pile(text, now, pile):
+            return False  # the pile, found again as the reader powered up after a reset
         why = self._card(text)
         if why:
-            self.emit({"type": "error", "what": "card", "card": text, "uid": uid, "why": why})
+            if text is None or self.refuse(text):
+                self.emit({"type": "error", "what": "card", "card": text, "uid": uid, "why": why})
+            return text is not None
+        self.count()
+        return False
 
     def _card(self, text):
         if text is None or not text.startswith(PREFIX):
@@ -236,11 +324,9 @@ class PochaGame(Game):
     # --- bids from the host (K5) ------------------------------------------------------
 
     def command(self, cmd):
-        if cmd["cmd"] == "new":
+        if cmd["cmd"] == "new":  # settings checked in full already (table.Table.command)
             try:
-                self._setup(
-                    {k: cmd[k] for k in cmd if k not in ("cmd", "id", "game")} or self.settings
-                )
+                self._setup(cmd.get("settings") or self.settings)
             except ValueError as e:
                 return str(e)
             return None

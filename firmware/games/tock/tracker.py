@@ -26,26 +26,31 @@ from games.tock.rules import (
 SETTLE_MS = const(120)  # quiet time after the last settled edge before the board is read
 ILLEGAL_MS = const(1500)  # a wrong board must stay wrong this long to be reported
 HISTORY = const(4)  # moves that `undo` can take back (each kept position costs heap)
-RESUME_QUIET_MS = const(1500)  # after a reset, the pile is read again within this time
-RECENT = const(8)  # cards read lately, saved: the top of the pile
 DECK = const(52)
 
 
 class TockGame(Game):
-    def __init__(
-        self, emit, names, players=4, rules="classic", settle_ms=SETTLE_MS, illegal_ms=ILLEGAL_MS
-    ):
+    def __init__(self, emit, names, settings=None, settle_ms=SETTLE_MS, illegal_ms=ILLEGAL_MS):
+        from games.settings import check
+
         super().__init__(emit)
+        self.settings = check("tock", settings or {})
         self.settle_ms = settle_ms
         self.illegal_ms = illegal_ms
         # sensor bit -> cell (0..87) or 100 + camp slot (colour * 4 + k), or 255 (unused)
         self._bit_cell = bytearray(len(names))
         for i in range(len(names)):
             self._bit_cell[i] = _sensor_cell(names[i])
-        self.persist = None  # callable(): save the game now (the Table sets it)
         self.occ = bytearray(CELLS)  # what the sensors show, track and home
         self.camp = bytearray(16)  # and camp slots
-        self.new_game(Position.initial(players, rules))
+        self.new_game(self._start())
+
+    def _start(self):
+        """The position a new game starts from, by the settings."""
+        s = self.settings
+        if "position" in s:
+            return Position.from_dict(s["position"])
+        return Position.initial(s["players"], s["rules"])
 
     # --- game state ---------------------------------------------------------------------
 
@@ -53,7 +58,7 @@ class TockGame(Game):
         self.pos = pos
         self.history = []  # (position before, move event) for undo
         self.card = None  # type: Card | None  # the card laid, waiting for its move
-        self.played = []  # cards played since the last reshuffle
+        self.played = []  # cards played since the last reshuffle (full until the next card)
         self.touched = set()
         self._air = []  # cells (or 100 + camp slot) lifted and not yet set down
         self._lifts = 0  # lifts since the air was last empty
@@ -63,27 +68,35 @@ class TockGame(Game):
         self.unsaved = True  # the game changed since it was last saved (store.py)
         self.resumed = False  # restored after a reset: compare with the board, say so
         self.last_why = None  # why the last board read with a card matched no legal move
-        self.quiet_until = None  # after a reset: when the board was first read
-        self.recent = []  # the last cards read (the top of the discard pile)
+        self.refused = []  # cards refused since the last card played (games/base.py)
 
     def state(self):
         """What store.py saves: enough to resume the game after a reset."""
         return {
             "game": "tock",
+            "settings": self.settings,
             "position": self.pos.to_dict(),
             "card": str(self.card) if self.card else None,
             "played": self.played,
-            "recent": self.recent,
+            "refused": self.refused,
+            # squares hands touched since the card: a reset mid-move must not forget a
+            # square lifted and set down again (a capture's, a Jack's first pawn)
+            "touched": sorted(self.touched),
         }
 
     def restore(self, state):
+        from games.settings import check
+
+        self.settings = check("tock", state.get("settings", self.settings))
         self.new_game(Position.from_dict(state["position"]))
-        self.played = list(state.get("played", []))
-        self.recent = list(state.get("recent", []))
+        played = state.get("played", [])
+        for c in played:
+            Card(c)  # CardError (a ValueError) if the saved list is not cards
+        self.played = list(played)
         if state.get("card"):
             self.card = Card(state["card"])
-        self.resumed = True
-        self.unsaved = False
+            self.touched = set(s for s in state.get("touched", ()) if 0 <= s < CELLS)
+        self.restored(state)
 
     def expected_on(self):
         """Track and home sensors that should see a magnet in the game's position (camp
@@ -120,7 +133,7 @@ class TockGame(Game):
             return
         if cell < CELLS:
             self.occ[cell] = level
-            self.touched.add(cell)
+            self._touch(cell)
         else:
             self.camp[cell - 100] = level
         # Pawns in the air, last lifted last. A pawn set straight back where it was lifted,
@@ -132,7 +145,7 @@ class TockGame(Game):
             self._lifts += 1
         elif air:
             if self._lifts == 1 and air[0] == cell and cell < CELLS:
-                self.touched.discard(cell)
+                self._touch(cell, False)
             if cell in air:
                 air.remove(cell)
             else:
@@ -142,46 +155,45 @@ class TockGame(Game):
         self.last_edge = now
         self.dirty = True
 
-    def on_card(self, text, uid, now):
+    def _touch(self, cell, touched=True):
+        if (cell in self.touched) == touched:
+            return
+        if touched:
+            self.touched.add(cell)
+        else:
+            self.touched.discard(cell)
+        if self.card is not None:  # a move under way: saved at once (see state())
+            self.unsaved = self.urgent = True
+
+    def on_card(self, text, uid, now, pile=False):
+        """A card read; True when it was refused (it may be laid again at once)."""
         if text is None:
             self.unknown_tag(uid)
-            return
+            return False
         try:
             card = Card(text)
         except CardError as e:
             self.emit({"type": "error", "what": "unknown-tag", "uid": uid, "why": str(e)})
-            return
+            return False
+        if self.from_pile(str(card), now, pile):
+            return False  # the pile, found again as the reader powered up after a reset
         pos = self.pos
-        if str(card) in self.recent and (
-            self.resumed
-            or (self.quiet_until is not None and elapsed(now, self.quiet_until) < RESUME_QUIET_MS)
-        ):
-            # Just after a reset the reader finds the cards of the pile again (their tags
-            # powered up with it): cards read lately are not new cards.
-            return
-        self.recent.append(str(card))
-        del self.recent[:-RECENT]
-        self.unsaved = True
         if pos.winner() is not None:
-            self._refuse(card, "game-over", "the game is over (T19): start a new game")
-            return
+            return self._refuse(card, "game-over", "the game is over (T19): start a new game")
         if card.rank == JOKER and not pos.flags["jokers"]:
-            self._refuse(card, "not-in-deck", "no jokers in the %s deck" % pos.rules)
-            return
+            return self._refuse(card, "not-in-deck", "no jokers in the %s deck" % pos.rules)
         if self.card is not None:
-            self._refuse(
+            return self._refuse(
                 card, "second-card", "%s is still to be played: one card per turn (T7)" % self.card
             )
-            return
+        if len(self.played) >= DECK + pos.flags["jokers"]:
+            self.played = []  # the whole deck was out: this card starts it again, shuffled
         if self._already_played(card):
-            self._refuse(
+            return self._refuse(
                 card, "card-replayed", "%s was already played since the last shuffle" % card
             )
-            return
         self.played.append(str(card))
-        if len(self.played) >= DECK + pos.flags["jokers"]:
-            self.played = []  # the whole deck is out: it is shuffled again,
-            self.recent = []  # the pile with it
+        self.count()
         seat = self._seat()
         self.emit({"type": "card", "card": str(card), "seat": seat})
         if not pos.has_move(card):
@@ -205,8 +217,13 @@ class TockGame(Game):
             return self.played.count(JOKER) >= self.pos.flags["jokers"]
         return str(card) in self.played
 
+    def counted(self, card):
+        return card in self.played  # the deck since the shuffle: the cards on the pile
+
     def _refuse(self, card, what, why):
-        self.emit({"type": "error", "what": what, "card": str(card), "why": why})
+        if self.refuse(str(card)):
+            self.emit({"type": "error", "what": what, "card": str(card), "why": why})
+        return True
 
     def on_button(self, name, now):
         if name == "undo":
@@ -221,14 +238,11 @@ class TockGame(Game):
         name = cmd["cmd"]
         if name == "undo":
             return self._undo()
-        if name == "new":
+        if name == "new":  # settings checked in full already (table.Table.command)
+            if "settings" in cmd:
+                self.settings = cmd["settings"]
             try:
-                if "position" in cmd:
-                    pos = Position.from_dict(cmd["position"])
-                else:
-                    pos = Position.initial(
-                        cmd.get("players", self.pos.players), cmd.get("rules", self.pos.rules)
-                    )
+                pos = self._start()
             except PositionError as e:
                 return str(e)
             self.new_game(pos)
@@ -266,6 +280,7 @@ class TockGame(Game):
 
     def step(self, now, settled=True):
         """Once per scan. `settled`: no sensor is mid-change (sense.busy() is False)."""
+        self.started(now)
         if not settled or elapsed(now, self.last_edge) < self.settle_ms:
             return
         if self.dirty:
@@ -322,7 +337,6 @@ class TockGame(Game):
         for s in range(CELLS):
             if bool(self.occ[s]) != bool(self.pos.cells[s]):
                 self.touched.add(s)
-        self.quiet_until = now
 
     def _matches(self, pos):
         return self._track_matches(pos) and self._camp_counts() == self._camp_expected(pos)
@@ -401,9 +415,7 @@ class TockGame(Game):
         self.pos = after
         self.card = None
         self.touched = set()
-        self.unsaved = True
-        if self.persist:
-            self.persist()  # saved before it is announced: a reset cannot lose it
+        self.unsaved = True  # saved before it is announced (link.Link.flush)
 
     def _report(self, now):
         problem = self.problem

@@ -14,43 +14,26 @@ def other(side):
 
 def parse_mode(settings):
     """Table settings (a script's `table weykick mode=first-to:10 ...`, or a host command)
-    into match rules. SettingsError names what is wrong."""
-    mode = settings.get("mode", "first-to:10")
-    kind, _, arg = str(mode).partition(":")
-    if kind not in ("first-to", "timed") or not arg.isdigit() or int(arg) < 1:
-        raise SettingsError("mode must be first-to:N or timed:M (minutes), not %r" % (mode,))
-    rules = {
+    into match rules. The settings are checked by their declaration (settings.py beside this
+    file); SettingsError names what is wrong."""
+    from games.settings import SettingsError as Refused
+    from games.settings import check
+
+    try:
+        s = check("weykick", settings)
+    except Refused as e:
+        raise SettingsError(str(e))
+    kind, _, arg = s["mode"].partition(":")
+    return {
         "kind": kind,
         "target": int(arg),
-        "win_by": 1,
-        "golden_goal": False,
-        "halves": 1,
-        "break_s": 0,
-        "best_of": 1,
-        "variant": settings.get("variant", "football"),
+        "win_by": s["win-by"],
+        "golden_goal": s["golden-goal"] == "on",
+        "halves": s["halves"],
+        "break_s": s["break"],
+        "best_of": s["best-of"],
+        "variant": s["variant"],
     }
-    if rules["variant"] not in ("football", "hockey"):
-        raise SettingsError("variant must be football or hockey (W7)")
-    for key, name in (
-        ("win-by", "win_by"),
-        ("halves", "halves"),
-        ("break", "break_s"),
-        ("best-of", "best_of"),
-    ):
-        if key in settings:
-            v = settings[key]
-            if not isinstance(v, int) or v < 1:
-                raise SettingsError("%s must be a whole number >= 1" % key)
-            rules[name] = v
-    if rules["best_of"] % 2 == 0:
-        raise SettingsError("best-of must be odd (3 or 5)")
-    if rules["halves"] not in (1, 2):
-        raise SettingsError("halves must be 1 or 2")
-    gg = settings.get("golden-goal", "off")
-    if gg not in ("on", "off"):
-        raise SettingsError("golden-goal must be on or off")
-    rules["golden_goal"] = gg == "on"
-    return rules
 
 
 class Match:

@@ -12,7 +12,7 @@ from micropython import const
 
 from clock import elapsed
 from games.base import Game
-from games.weykick.rules import SIDES, Match, Series, SettingsError, parse_mode
+from games.weykick.rules import SIDES, Match, Series, parse_mode
 
 REARM_OFF_MS = const(400)  # the ball out of the goal this long, without a break, re-arms it
 LOCKOUT_MS = const(600)  # and never sooner than this after the goal
@@ -21,12 +21,13 @@ LOCKOUT_MS = const(600)  # and never sooner than this after the goal
 class WeykickGame(Game):
     def __init__(self, emit, names, settings):
         super().__init__(emit)
-        self.persist = None
         self.new_series(settings)
 
     def new_series(self, settings):
-        self.settings = dict(settings)
-        self.rules = parse_mode(self.settings)  # SettingsError if the settings are wrong
+        from games.settings import check
+
+        self.settings = check("weykick", settings)  # SettingsError if they are wrong
+        self.rules = parse_mode(self.settings)
         self.series = Series(self.rules)
         self.armed = {"A": True, "B": True}
         self.ball_in = {"A": None, "B": None}  # when the ball (settled) went in, if it is in
@@ -35,6 +36,7 @@ class WeykickGame(Game):
         self.last_now = None
         self.unsaved = True
         self.resumed = False
+        self._was_in = None  # after a reset: whether each goal held the ball when saved
 
     @property
     def match(self):
@@ -69,6 +71,9 @@ class WeykickGame(Game):
             "wins": self.series.wins,
             "results": self.series.results,
             "match": self.match.to_dict(),
+            # each goal: armed, and whether the ball was in it (a ball found in a goal at
+            # power-up is a goal only if the goal was armed and empty when last saved)
+            "goals": dict((g, [self.armed[g], self.ball_in[g] is not None]) for g in SIDES),
         }
 
     def restore(self, state):
@@ -76,8 +81,13 @@ class WeykickGame(Game):
         self.series.wins = dict(state["wins"])
         self.series.results = [tuple(r) for r in state["results"]]
         self.series.match = Match.from_dict(self.rules, state["match"])
-        self.resumed = True
-        self.unsaved = False
+        goals = state.get("goals", {})
+        self._was_in = {}
+        for g in SIDES:
+            armed, was_in = goals.get(g, (True, False))
+            self.armed[g] = bool(armed)
+            self._was_in[g] = bool(was_in)
+        self.restored(state)
 
     def on_button(self, name, now):
         if name == "undo":
@@ -94,7 +104,11 @@ class WeykickGame(Game):
         if level:
             self.ball_in[name] = since
             self.ball_out[name] = None
-            if self.last_now is None:  # seen at power-up: a ball left in the goal, not a goal
+            if self.last_now is None and not (
+                self._was_in is not None and not self._was_in[name] and self.armed[name]
+            ):
+                # seen at power-up: a ball left in the goal, not a goal (unless the goal was
+                # armed and empty when the power went: then it went in meanwhile)
                 self.armed[name] = False
                 self.goal_at[name] = now
             elif self.armed[name]:
@@ -156,13 +170,17 @@ class WeykickGame(Game):
         )
 
     def _changed(self):
-        self.unsaved = True
-        if self.persist:
-            self.persist()  # a goal is saved before it is announced
+        self.unsaved = True  # saved before it is announced (link.Link.flush)
 
     # --- time ----------------------------------------------------------------------------
 
     def step(self, now, settled=True):
+        if self.last_now is None and self._was_in is not None:
+            for side in SIDES:  # the ball out of it since power-up, at least
+                if self.ball_in[side] is None:
+                    self.ball_out[side] = now
+                    self.goal_at[side] = now - LOCKOUT_MS
+            self._was_in = None
         if self.resumed:
             self.resumed = False
             self.emit(
@@ -191,6 +209,7 @@ class WeykickGame(Game):
                 and elapsed(now, self.goal_at[side]) >= LOCKOUT_MS
             ):
                 self.armed[side] = True
+                self.unsaved = self.urgent = True  # a ball in it after a reset is a goal
 
     # --- corrections (W5) ----------------------------------------------------------------
 
@@ -219,11 +238,10 @@ class WeykickGame(Game):
             self._changed()
             return None
         if name == "new":
-            settings = {k: cmd[k] for k in cmd if k not in ("cmd", "id", "game")}
-            if settings:
+            if cmd.get("settings"):  # checked in full already (table.Table.command)
                 try:
-                    self.new_series(settings)
-                except SettingsError as e:
+                    self.new_series(cmd["settings"])
+                except ValueError as e:  # SettingsError
                     return str(e)
             elif m.over and self.series.finish():
                 pass  # the series goes on: its next match

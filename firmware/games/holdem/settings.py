@@ -1,0 +1,26 @@
+# Texas Hold'em's settings and command words, declared once (checked by games/settings.py):
+# holdem.md H1-H3. Chip counts stay far below the ESP32's small-int limit (2**30), so sums of
+# every stack are small ints too.
+
+CHIPS = 10000000  # most chips a seat may hold
+
+SETTINGS = (
+    ("seats", ("int", 2, 10), 4),
+    ("stacks", ("int", 1, CHIPS), 100),
+    ("blinds", ("pair", 1, CHIPS), "1/2"),
+    ("structure", ("choice", ("no-limit", "pot-limit", "fixed-limit")), "no-limit"),
+    ("big-bet", ("int", 1, CHIPS), None),  # fixed-limit turn and river; default 2 x big blind
+    ("button", ("seat", "seats"), "1"),
+)
+
+SEAT = ("seat", ("seat", "seats"), None)
+COMMANDS = {
+    "hand": (),
+    "draw": (),
+    "fold": (SEAT,),
+    "check": (SEAT,),
+    "call": (SEAT,),
+    "allin": (SEAT,),
+    "bet": (SEAT, ("amount", ("int", 1, 10 * CHIPS), None)),  # the total bet this round
+    "raise": (SEAT, ("amount", ("int", 1, 10 * CHIPS), None)),
+}

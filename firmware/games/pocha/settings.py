@@ -1,0 +1,24 @@
+# Pocha's settings and command words, declared once (checked by games/settings.py):
+# pocha.md K1-K3, K5.
+
+SETTINGS = (
+    ("players", ("choice", (3, 4, 5, 6, 8)), 4),
+    ("deck", ("choice", (40, 48)), 40),
+    ("schedule", ("choice", ("default", "short", "full")), "default"),
+    ("dealer", ("seat", "players"), "1"),
+)
+
+COMMANDS = {
+    "bid": (("seat", ("seat", "players"), None), ("amount", ("int", 0, 16), None)),
+}
+
+
+def agree(s):
+    """K1: the deck must deal evenly."""
+    from games.pocha.rules import PochaError, deck
+
+    try:
+        deck(s["deck"], s["players"])
+    except PochaError as e:
+        return str(e)
+    return None

@@ -1,0 +1,177 @@
+# Settings and command arguments, typed: every game declares its settings once, as data, in
+# games/<game>/settings.py (SETTINGS, and COMMANDS for its own command words); the table's
+# own words are in link/commands.py. This one checker reads those declarations for every
+# path a value comes in by: a host `new` (same game or a switch), a table script's `table`
+# and `send` lines, `plateau gen`, a saved game read back. It checks everything before
+# anything changes and says what is wrong in words; it never allocates in proportion to what
+# it is given (a `seats=1000000000` is refused by its range, not by a MemoryError).
+#
+# A declaration is (name, kind, default). Kinds:
+#   ("int", lo, hi)           a whole number lo..hi (true/false are not numbers)
+#   ("choice", (a, b, ...))   one of these values
+#   ("text", n)               a string of at most n characters
+#   ("pair", lo, hi)          "small/big": two whole numbers lo..hi, small <= big (blinds)
+#   ("mode", ((kind, lo, hi), ...))   "kind:N" (Weykick's first-to:10, timed:5)
+#   ("seat", setting)         a seat number 1..(that setting's value), as text "1", "2", ...
+#   ("card",)                 a playing card: French (7H, 10C, X) or Spanish (es:12B)
+#   ("position",)             a Tock position (T4), checked by the rules core
+# A setting whose default is None is optional (the game derives it, e.g. Hold'em's big-bet).
+
+GAMES = ("tock", "weykick", "holdem", "pocha")
+LIMIT = 1 << 30  # the ESP32's small ints: beyond this, numbers cost heap
+
+
+class SettingsError(ValueError):
+    pass
+
+
+def declared(game):
+    """The module declaring a game's SETTINGS (and COMMANDS); SettingsError if unknown."""
+    if not isinstance(game, str) or game not in GAMES:
+        raise SettingsError("unknown game %s; one of: %s" % (_show(game), ", ".join(GAMES)))
+    return __import__("games.%s.settings" % game, None, None, ("SETTINGS",))
+
+
+def check(game, given):
+    """The whole settings of `game` from the given ones (a dict: name -> value, as typed by a
+    person or sent as JSON) and the declared defaults. SettingsError says what is wrong."""
+    mod = declared(game)
+    if not isinstance(given, dict):
+        raise SettingsError("settings are name=value pairs")
+    names = [d[0] for d in mod.SETTINGS]
+    for key in given:
+        if key not in names:
+            raise SettingsError(
+                "unknown setting %s for %s; known: %s" % (_show(key), game, ", ".join(names))
+            )
+    out = {}  # type: dict
+    for name, kind, default in mod.SETTINGS:
+        if name in given:
+            out[name] = value(name, kind, given[name], out)
+        elif default is not None:
+            out[name] = default
+    agree = getattr(mod, "agree", None)
+    why = agree(out) if agree else None
+    if why:
+        raise SettingsError(why)
+    return out
+
+
+def arguments(word, decl, given, context=None):
+    """A command's arguments, typed: `decl` is the word's declaration (a tuple of
+    (name, kind, default)); `given` the command's arguments (its "cmd" and "id" aside);
+    `context` the settings of the game played (how many seats there are). Returns the typed
+    arguments; SettingsError says what is wrong."""
+    names = [d[0] for d in decl]
+    for key in given:
+        if key not in names:
+            if not names:
+                raise SettingsError("%s takes no arguments (got %s)" % (word, _show(key)))
+            raise SettingsError(
+                "%s: unknown argument %s; it takes: %s" % (word, _show(key), ", ".join(names))
+            )
+    out = {}
+    for name, kind, default in decl:
+        if name in given:
+            out[name] = value(name, kind, given[name], context)
+        elif default is not None:
+            out[name] = default
+        elif kind[0] != "opt":
+            raise SettingsError("%s needs %s" % (word, name))
+    return out
+
+
+def value(name, kind, v, known=None):
+    """One value checked against its kind; returns it normalised (seats as text)."""
+    k = kind[0]
+    if k == "opt":  # an optional argument: the kind that follows, or left out
+        return value(name, kind[1], v, known)
+    if k == "int":
+        if not _whole(v) or not kind[1] <= v <= kind[2]:
+            raise SettingsError(
+                "%s must be a whole number from %d to %d, not %s"
+                % (name, kind[1], kind[2], _show(v))
+            )
+        return v
+    if k == "choice":
+        for c in kind[1]:
+            if v == c and type(v) is type(c):
+                return c
+        raise SettingsError(
+            "%s must be one of %s, not %s" % (name, " ".join(str(c) for c in kind[1]), _show(v))
+        )
+    if k == "text":
+        if not isinstance(v, str) or not 0 < len(v) <= kind[1]:
+            raise SettingsError("%s must be text of 1 to %d characters" % (name, kind[1]))
+        return v
+    if k == "pair":
+        parts = v.split("/") if isinstance(v, str) and len(v) <= 24 else ()
+        lo, hi = kind[1], kind[2]
+        if len(parts) == 2 and all(p.isdigit() and len(p) < 12 for p in parts):
+            a, b = int(parts[0]), int(parts[1])
+            if lo <= a <= b <= hi:
+                return "%d/%d" % (a, b)
+        raise SettingsError(
+            "%s must be small/big, whole numbers from %d to %d with small <= big (1/2), not %s"
+            % (name, lo, hi, _show(v))
+        )
+    if k == "mode":
+        word, _, n = v.partition(":") if isinstance(v, str) and len(v) <= 24 else ("", "", "")
+        for kname, lo, hi in kind[1]:
+            if word == kname and n.isdigit() and len(n) < 12 and lo <= int(n) <= hi:
+                return "%s:%d" % (word, int(n))
+        raise SettingsError(
+            "%s must be %s, not %s"
+            % (name, " or ".join("%s:N (N %d to %d)" % m for m in kind[1]), _show(v))
+        )
+    if k == "seat":
+        top = 10  # type: int
+        if known and _whole(known.get(kind[1])):
+            top = known[kind[1]]
+        s = str(v) if _whole(v) or isinstance(v, str) and len(v) <= 3 else ""
+        if not (s.isdigit() and 1 <= int(s) <= top and s[0] != "0"):
+            raise SettingsError("%s must be a seat from 1 to %d, not %s" % (name, top, _show(v)))
+        return s
+    if k == "card":
+        return _card(name, v)
+    if k == "position":
+        from games.tock.rules import Position, PositionError
+
+        try:
+            Position.from_dict(v)
+        except PositionError as e:
+            raise SettingsError("%s: %s" % (name, e))
+        return v
+    raise SettingsError("%s: no kind %s" % (name, _show(k)))
+
+
+def _card(name, v):
+    if isinstance(v, str) and v.startswith("es:"):
+        from games.pocha.rules import PochaError
+        from games.pocha.rules import card as spanish
+
+        try:
+            return "es:%d%s" % spanish(v[3:])
+        except PochaError as e:
+            raise SettingsError("%s: %s" % (name, e))
+    from games.cards import CardError, parse_card
+
+    try:
+        rank, suit = parse_card(v)
+    except CardError as e:
+        raise SettingsError("%s: %s" % (name, e))
+    return rank + suit
+
+
+def _whole(v):
+    return isinstance(v, int) and not isinstance(v, bool) and -LIMIT < v < LIMIT
+
+
+def _show(v):
+    """A value quoted for a refusal: short, whatever it is (a huge list is not repeated)."""
+    if isinstance(v, str):
+        return repr(v) if len(v) <= 24 else repr(v[:24]) + "..."
+    if v is None or isinstance(v, (bool, int, float)):
+        s = repr(v)
+        return s if len(s) <= 24 else s[:24] + "..."
+    return "a list" if isinstance(v, list) else "an object" if isinstance(v, dict) else "that"
