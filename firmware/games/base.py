@@ -3,13 +3,17 @@
 # game no goals).
 #
 # Cards found again at power-up (issue 15). The reader powers up with the board, and every
-# tag lying on it answers again: the pile. A card of the pile that the game counted (or
-# refused) before the reset is not a new card; one it never counted was laid while the
-# power was going and is a new card. Each card game says which cards it counted in the deal
-# the pile belongs to (`counted`, saved with the game); this class keeps the cards it refused
-# since the last one it counted (a second card laid on a turn still open lies on the pile
-# too). Which reads are the pile: the sense layer says so when it can (`pile=True`: tags in
-# the field at power-up); otherwise, reads in the first PILE_MS after the game resumed.
+# tag lying on it answers again: the pile. A card of the pile that the game counted in the
+# deal now under way (or refused since its last card) is not a new card; one it never
+# counted was laid while the power was going, and is new. When the deal under way has no
+# card yet, the pile may still be the last deal's (not yet gathered), or the last deal's was
+# gathered and the first card of this one laid during the outage: the same card can be in
+# both. The reads that could be either are held until the look at the pile is over; if the
+# last deal's top two cards were found, its pile is there and they were its cards; if not,
+# it was gathered and they are new cards, played then in the order read. Each card game
+# says which cards make its deals (`deal`, `last_deal`, saved with the game). Which reads
+# are the pile: the sense layer says so when it can (`pile=True`: tags in the field at
+# power-up); otherwise, reads in the first PILE_MS after the game resumed.
 from micropython import const
 
 from clock import elapsed
@@ -23,6 +27,7 @@ class Game:
         self.emit = emit  # callable(dict): the link's numbered events
         self.refused = []  # cards refused since the last card counted (they lie on the pile)
         self._powered = None  # when the game first ran after it was restored
+        self._held = []  # reads at power-up that may be the last deal's pile: (card, uid)
 
     settings = {}  # type: dict  # the game's settings, checked in full (games/settings.py)
     unsaved = False  # the game changed since it was last saved
@@ -68,18 +73,31 @@ class Game:
 
     # --- the pile found again at power-up ----------------------------------------------
 
-    def counted(self, card):
-        """Whether the game counted this card (its text as read) in the deal whose cards may
-        lie on the reader: a card game overrides it."""
-        return False
+    def deal(self):
+        """The cards (as the reader names them) counted in the deal under way, the ones on
+        the reader: a card game overrides it."""
+        return ()
 
-    def from_pile(self, card, now, pile=False):
-        """True when this read is the pile found again after a reset, not a new card: the
-        caller then ignores it."""
+    def last_deal(self):
+        """The cards of the deal before, in the order laid, while this one has none."""
+        return ()
+
+    def from_pile(self, card, uid, now, pile=False):
+        """True when this read is taken care of here: the pile found again after a reset
+        (ignored), or held until the look at the pile is over (see above)."""
         if self._powered is None and self.resumed:
             self._powered = now
-        power_up = pile or self._powered is not None and elapsed(now, self._powered) < PILE_MS
-        return power_up and (card in self.refused or self.counted(card))
+        if not (pile or self._powered is not None and elapsed(now, self._powered) < PILE_MS):
+            return False
+        if card in self.refused:
+            return True
+        deal = self.deal()
+        if deal:
+            return card in deal
+        if card in self.last_deal():
+            self._held.append((card, uid))
+            return True
+        return False
 
     def refuse(self, card):
         """A card read and refused: it may lie on the pile when the power comes back. False
@@ -103,8 +121,19 @@ class Game:
         self.resumed = True
         self.unsaved = False
         self._powered = None
+        self._held = []
 
     def started(self, now):
-        """Each game calls this on every step: the power-up window opens at the first."""
+        """Each game calls this on every step: the power-up window opens at the first; at
+        its end, the reads held are the last deal's pile, or new cards."""
         if self.resumed and self._powered is None:
             self._powered = now
+        if self._held and elapsed(now, self._powered) >= PILE_MS:
+            last = self.last_deal()
+            found = [c for c, _ in self._held]
+            held = self._held
+            self._held = []
+            if last and last[-1] in found and (len(last) < 2 or last[-2] in found):
+                return  # the last deal's pile, not yet gathered
+            for card, uid in held:
+                self.on_card(card, uid, now)

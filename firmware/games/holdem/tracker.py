@@ -121,21 +121,18 @@ class HoldemGame(Game):
         self.before = self.seen or list(self.draws.values()) or self.before
         self.seen, self.draws = [], {}
 
-    def counted(self, text):
-        try:
-            c = card(text)
-        except HandError:
-            return False
-        if self.seen or self.draws:
-            return c in self.seen or c in self.draws.values()
-        return c in self.before  # this hand has no card yet: the last one's are still there
+    def deal(self):  # this hand's cards, or the draw's
+        return [name(c) for c in self.seen + list(self.draws.values())]
+
+    def last_deal(self):
+        return [name(c) for c in self.before]
 
     def on_card(self, text, uid, now, pile=False):
         """A card read; True when it was refused (it may be laid again at once)."""
         if text is None:
             self.unknown_tag(uid)
             return False
-        if self.from_pile(text, now, pile):
+        if self.from_pile(text, uid, now, pile):
             return False  # the pile, found again as the reader powered up after a reset
         why = self._card(text)
         if why:

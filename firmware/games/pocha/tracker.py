@@ -62,10 +62,11 @@ class PochaGame(Game):
         self._announce()
 
     def _hand_cards(self):
+        """This hand's cards in the order laid: the turned card, then every play."""
         out = [self.turned] if self.turned else []
-        for s in self.seats:
-            out += self.played[s]
-        return out
+        for _, plays in self.tricks:
+            out += [c for _, c in plays]
+        return out + [c for _, c in self.table]
 
     def _deal(self):
         self.n = self.plan[self.hand_no] if not self.tiebreak else 1
@@ -191,17 +192,15 @@ class PochaGame(Game):
 
     # --- cards from the reader ----------------------------------------------------------
 
-    def counted(self, text):
-        try:
-            c = card(text[len(PREFIX) :])
-        except PochaError:
-            return False
-        cards = self._hand_cards()
-        return c in cards if cards else c in self.before
+    def deal(self):
+        return [PREFIX + name(c) for c in self._hand_cards()]
+
+    def last_deal(self):
+        return [PREFIX + name(c) for c in self.before]
 
     def on_card(self, text, uid, now, pile=False):
         """A card read; True when it was refused (it may be laid again at once)."""
-        if isinstance(text, str) and self.from_pile(text, now, pile):
+        if isinstance(text, str) and self.from_pile(text, uid, now, pile):
             return False  # the pile, found again as the reader powered up after a reset
         why = self._card(text)
         if why:

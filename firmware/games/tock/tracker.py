@@ -43,6 +43,7 @@ class TockGame(Game):
             self._bit_cell[i] = _sensor_cell(names[i])
         self.occ = bytearray(CELLS)  # what the sensors show, track and home
         self.camp = bytearray(16)  # and camp slots
+        self._looked = False  # the first scan (every sensor that sees a magnet) is over
         self.new_game(self._start())
 
     def _start(self):
@@ -133,9 +134,12 @@ class TockGame(Game):
             return
         if cell < CELLS:
             self.occ[cell] = level
-            self._touch(cell)
         else:
             self.camp[cell - 100] = level
+        if not self._looked:
+            return  # the board as it stands at power-up: learnt, not touched by hands
+        if cell < CELLS:
+            self._touch(cell)
         # Pawns in the air, last lifted last. A pawn set straight back where it was lifted,
         # nothing else lifted meanwhile, was only picked up: its square keeps its pawn (this
         # tells a Jack's two squares from a fumble next to them).
@@ -175,7 +179,7 @@ class TockGame(Game):
         except CardError as e:
             self.emit({"type": "error", "what": "unknown-tag", "uid": uid, "why": str(e)})
             return False
-        if self.from_pile(str(card), now, pile):
+        if self.from_pile(str(card), uid, now, pile):
             return False  # the pile, found again as the reader powered up after a reset
         pos = self.pos
         if pos.winner() is not None:
@@ -186,7 +190,7 @@ class TockGame(Game):
             return self._refuse(
                 card, "second-card", "%s is still to be played: one card per turn (T7)" % self.card
             )
-        if len(self.played) >= DECK + pos.flags["jokers"]:
+        if self._deck_out():
             self.played = []  # the whole deck was out: this card starts it again, shuffled
         if self._already_played(card):
             return self._refuse(
@@ -217,8 +221,14 @@ class TockGame(Game):
             return self.played.count(JOKER) >= self.pos.flags["jokers"]
         return str(card) in self.played
 
-    def counted(self, card):
-        return card in self.played  # the deck since the shuffle: the cards on the pile
+    def _deck_out(self):
+        return len(self.played) >= DECK + self.pos.flags["jokers"]
+
+    def deal(self):  # the deck since the shuffle: the cards on the pile
+        return () if self._deck_out() else self.played
+
+    def last_deal(self):  # the whole deck is out: its pile, until the next card
+        return self.played if self._deck_out() else ()
 
     def _refuse(self, card, what, why):
         if self.refuse(str(card)):
@@ -281,6 +291,7 @@ class TockGame(Game):
     def step(self, now, settled=True):
         """Once per scan. `settled`: no sensor is mid-change (sense.busy() is False)."""
         self.started(now)
+        self._looked = True
         if not settled or elapsed(now, self.last_edge) < self.settle_ms:
             return
         if self.dirty:
