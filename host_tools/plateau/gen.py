@@ -115,6 +115,7 @@ def play_move(hands: Hands, before: Position, move) -> None:
         )
         if landing is not None and square_name(landing) in captured:
             hands.capture(square_name(landing), victims[landing])
+            captured.discard(square_name(landing))  # a later part may end there too
         if src is None:
             hands.lift(hands.camp_slot(COLOURS[c], taken=True))
             hands.place(name)
@@ -171,7 +172,8 @@ def generate(
             deck = [r + s for r in RANKS for s in "SHDC"] + ["X"] * pos.flags["jokers"]
             rng.shuffle(deck)
             if game.moves or game.discards:
-                hands.lines.append("wait 5000  # the pile is collected and shuffled")
+                hands.lines.append("gather  # the pile is collected and shuffled")
+                hands.lines.append("wait 5000")
         card = Card(deck.pop())
         moves = pos.legal_moves(card)
         if pos.turn == ANY:
@@ -255,6 +257,8 @@ def generate_pocha(
         full = n * players == len(cards)
         turned = hands[dealer][-1] if full else pack[n * players]
         trump = turned[1]
+        if tiebreak:
+            lines.append("# tie-break hand")
         lines.append(f"card {name(turned)}")
         bids: dict[str, int] = {}
         for s in order:
@@ -279,7 +283,8 @@ def generate_pocha(
                 lines.append(f"card {name(c)}")
             leader = turn[winning(table, trump)]
             taken[leader] += 1
-        lines.append("wait 1000  # the cards are gathered and dealt again")
+        lines.append("gather  # the cards are gathered and dealt again")
+        lines.append("wait 1000")
         scores = {s: score(bids[s], taken[s]) for s in seats}
         for s in seats:
             game.totals[s] += scores[s]
@@ -421,6 +426,7 @@ def generate_holdem(
                 lines.append(f"card {name(hole[s][1])}")
             settled, _ = hand.showdown({s: hole[s] for s in hand.live()}, board)
             pots = [(amount, eligible) for amount, eligible, _, _ in settled]
+        lines.append("gather  # the cards are gathered")
         lines.append(f"wait {rng.choice([300, 600])}")
         chips.update(hand.stack)
         session.hands.append({"stacks": dict(chips), "allins": allins, "pots": pots})
