@@ -1,0 +1,456 @@
+"""`plateau resets`: the reset harness (issue 15).
+
+Whole generated games of all four games are played through the real firmware (the
+simulator under `micropython`, as `plateau sim` runs it), with a host logging them through
+the pty as `plateau log` would (HostLink, Logger). At seeded random points the firmware
+process is killed with SIGKILL (kill -9: no clean-up, a save may be cut in the middle) and
+started again on the same simulated flash (--state) and the same physical table (--world,
+written by the simulator before the firmware sees each hand action: pawns, cards on the
+reader and balls in goals stand as they stood). The pty is held open by the harness across
+the kills, as a USB-serial bridge stays when the board under it resets.
+
+Each game is also played once without kills; its log is the reference. For every killed run
+the harness counts: games stuck (the script ended and the game did not), plays (moves,
+cards, bids, bets, goals...) lost or doubled against the reference, events logged twice or
+missing from the numbering, and whether the game ended as the reference did.
+
+Kill points are chosen where a reset hurts most: inside a Jack swap, during a 7, with the
+pile holding the deck's last card, mid-move (Tock); in a tie-break hand and after the game
+ended (Pocha); mid-hand, at showdown and in the draw for the button (Hold'em); with the ball
+in a goal and right after it was taken out (Weykick); and anywhere. The line is seeded; the
+instant, a few milliseconds after the simulator reached it, is the machine's (what the
+firmware was doing then: scanning, saving, writing a frame). A file `state.tmp` or
+`events.log.tmp` left on the flash after a kill shows the kill cut a save short: counted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import tty
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from plateau import HARDWARE
+from plateau.build import BUILD, build
+from plateau.hostlink import HostLink, LinkError
+from plateau.logger import Logger, read_log
+from plateau.sim import SIM_HEAP, micropython
+
+GAMES = ("tock", "pocha", "holdem", "weykick")
+RUN_TIMEOUT_S = 300.0  # a run longer than this is stuck (a whole Tock game takes ~10 s)
+
+# What each game's events must agree on, killed or not: the plays and their outcome
+# (timings, the board's clock and link messages aside).
+PLAYS = {
+    "tock": {
+        "card": ("card", "seat"),
+        "move": ("card", "seat", "kind", "steps", "captures"),
+        "discard": ("card", "seat"),
+        "undo": ("card", "steps"),
+        "win": ("seat",),
+    },
+    "pocha": {
+        "hand_start": ("hand", "cards", "dealer", "tiebreak"),
+        "trump": ("card", "suit", "bidder"),
+        "bid": ("seat", "bid"),
+        "card": ("card", "seat"),
+        "trick": ("number", "cards", "winner"),
+        "hand_end": ("hand", "bids", "taken", "scores", "totals"),
+        "match_end": ("ranking",),
+    },
+    "holdem": {
+        "draw": ("seats",),
+        "button": ("seat",),
+        "hand_start": ("button", "blinds", "stacks", "to_act"),
+        "action": ("seat", "action", "bet", "stack", "to_act", "street"),
+        "card": ("card", "seat", "board", "hole", "draw"),
+        "street": ("street", "to_act"),
+        "show": ("seat",),
+        "hand": ("seat", "category", "best"),
+        "pot": ("amount", "eligible", "winners", "shares"),
+        "hand_end": ("stacks",),
+    },
+    "weykick": {
+        "goal": ("goal", "side", "score", "match"),
+        "undo": ("side", "score", "match"),
+        "match_end": ("match", "winner", "score", "series", "series_over"),
+        "game": ("match", "series"),
+    },
+}
+OUTCOME = {"tock": "win", "pocha": "match_end", "holdem": "hand_end", "weykick": "match_end"}
+
+
+def plays(game: str, events: list[dict]) -> list[str]:
+    """The plays of a log, each as one comparable line."""
+    keys = PLAYS[game]
+    out = []
+    for ev in events:
+        fields = keys.get(ev.get("type"))
+        if fields is None:
+            continue
+        d = {k: ev.get(k) for k in fields}
+        if ev["type"] == "move" and d["kind"] == "swap":  # a Jack's two steps in any order
+            d["steps"] = sorted(d["steps"])
+        out.append(ev["type"] + " " + json.dumps(d, sort_keys=True))
+    return out
+
+
+def outcome(game: str, events: list[dict]) -> str | None:
+    last = [p for p in plays(game, events) if p.startswith(OUTCOME[game] + " ")]
+    return last[-1] if last else None
+
+
+# --- the games, and where to kill them ------------------------------------------------
+
+
+def script(game: str, seed: int, size: str = "full") -> str:
+    """A whole generated game (`size` "short": a quicker one for `make test`)."""
+    from plateau.gen import generate, generate_holdem, generate_pocha, generate_weykick
+
+    short = size == "short"
+    if game == "tock":
+        return generate(("classic", "king-exit", "toc-fr")[seed % 3], 2 if short else 4, seed).script
+    if game == "pocha":
+        players = (3, 4, 5)[seed % 3]
+        return generate_pocha(players, 40, "short" if short else "default", seed).script
+    if game == "holdem":
+        return generate_holdem(2 + seed % 3, seed, hands=4 if short else 10).script
+    return generate_weykick(seed, target=2 if short else 3, best_of=3).script
+
+
+def places(game: str, text: str) -> dict[str, list[int]]:
+    """Script lines (1-based) where a kill hurts most, by kind; "any": every action line."""
+    lines = text.split("\n")
+    out: dict[str, list[int]] = {"any": []}
+
+    def add(kind: str, n: int) -> None:
+        out.setdefault(kind, []).append(n)
+
+    cards = 0
+    inside = None  # the kind of stretch we are in: "seven", "pile", "tiebreak", ...
+    for i, raw in enumerate(lines):
+        n = i + 1
+        word = raw.split("#", 1)[0].split()[:1]
+        verb = word[0] if word else None
+        if raw.startswith("# jack swap"):
+            for k in (1, 2, 3):  # after the first, second and third of its four actions
+                add("jack swap", n + k)
+        if raw.startswith("# tie-break"):
+            inside = "tie-break"
+        if raw.startswith("# showdown"):
+            add("showdown", n + 1)
+        if raw.startswith("# hand "):
+            inside = "hand"
+        if verb is None:
+            continue
+        out["any"].append(n)
+        if game == "tock":
+            if verb == "card":
+                cards += 1
+                inside = "seven" if raw.split()[1].startswith("7") else None
+                if cards % 52 == 0:
+                    inside = "pile holds the deck's last card"
+            elif verb == "gather":
+                inside = None
+            elif verb == "lift":
+                add("mid-move", n)
+        elif game == "pocha":
+            if verb == "send" and "bid" in raw:
+                add("bidding", n)
+        elif game == "holdem":
+            if raw.startswith("send draw"):
+                inside = "draw"
+            elif verb == "gather":
+                inside = None
+        elif game == "weykick":
+            if verb == "ball":
+                add("ball in a goal", n)
+            elif verb == "clear":
+                add("ball just taken out", n)
+            elif raw.startswith("send new"):
+                add("next match", n)
+        if inside and verb in ("card", "move", "lift", "place", "send", "wait", "gather"):
+            add(inside, n)
+    if game == "pocha":  # the game over: its last lines (the final wait)
+        out["after the game ended"] = out["any"][-2:]
+    return out
+
+
+def choose(game: str, text: str, kills: int, rng: random.Random) -> list[tuple[int, float]]:
+    """`kills` kill points: (script line, delay in s after the simulator reached it), half
+    of them in the places a reset hurts most, the others anywhere."""
+    where = places(game, text)
+    special = [k for k in where if k != "any" and where[k]]
+    points = []
+    for i in range(kills):
+        kind = special[i % len(special)] if special and i % 2 == 0 else "any"
+        points.append((rng.choice(where[kind]), rng.choice((0, 0, 0.0005, 0.001, 0.003, 0.01))))
+    return sorted(points)
+
+
+def kind_of(game: str, text: str, line: int) -> list[str]:
+    """The places a script line belongs to (to say where the kills landed)."""
+    return sorted(k for k, ns in places(game, text).items() if line in ns and k != "any")
+
+
+# --- one run: the firmware, killed and started again, and a host logging it ------------
+
+
+@dataclass
+class Run:
+    events: list[dict] = field(default_factory=list)
+    kills: int = 0
+    cut_saves: int = 0  # kills that left a save cut short on the flash
+    landed: dict[str, int] = field(default_factory=dict)  # where the kills landed
+    finished: bool = False  # the simulator played the script to its end
+    stderr: str = ""
+
+
+class Board:
+    """The simulated board behind one pty for the whole run: firmware processes come and
+    go (kill -9, restart); the pty stays, as a USB-serial bridge stays when the ESP32 under
+    it resets."""
+
+    def __init__(self, script_path: Path, work: Path):
+        self.master, self.slave = os.openpty()
+        tty.setraw(self.slave)
+        self.port = os.ttyname(self.slave)
+        self.script = script_path
+        self.flash = work / "flash"
+        self.world = work / "world.json"
+        self.errors = work / "stderr.txt"
+        self.proc: subprocess.Popen | None = None
+
+    def start(self) -> None:
+        cmd = [
+            micropython(),
+            "-X",
+            f"heapsize={SIM_HEAP}",
+            "-m",
+            "sim.run",
+            str(self.script),
+            "--hardware",
+            str(HARDWARE),
+            "--state",
+            str(self.flash),
+            "--world",
+            str(self.world),
+        ]
+        env = dict(os.environ, MICROPYPATH=str(BUILD))
+        with open(self.errors, "ab") as err:
+            self.proc = subprocess.Popen(
+                cmd, stdin=self.master, stdout=self.master, stderr=err, env=env, cwd=BUILD
+            )
+
+    def line(self) -> int:
+        """The last script line the simulator finished (from its world file)."""
+        try:
+            return json.loads(self.world.read_text())["line"]
+        except (OSError, ValueError, KeyError):
+            return 0
+
+    def kill(self) -> None:
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait()
+
+    def cut_save(self) -> bool:
+        return any((self.flash / n).exists() for n in ("state.tmp", "events.log.tmp"))
+
+    def close(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.kill()
+        os.close(self.master)
+        os.close(self.slave)
+
+
+def host(board: Board, log: Path, stop: threading.Event, ended: threading.Event) -> None:
+    """A host logging the table as `plateau log` does: reconnects by itself when the link
+    goes silent, asks for what it missed, writes each event once."""
+    link = HostLink(board.port)
+    logger = Logger(log)
+    try:
+        while not stop.is_set():
+            try:
+                link.open()
+                for ev in link.events():
+                    if ev["type"] == "sim_end":
+                        ended.set()
+                        return
+                    logger.write(ev, link.raw)
+                    if stop.is_set():
+                        return
+            except LinkError:
+                link.close()
+                time.sleep(0.2)
+    finally:
+        link.close()
+        logger.close()
+
+
+def run(text: str, kills: list[tuple[int, float]], game: str, work: Path) -> Run:
+    work.mkdir(parents=True, exist_ok=True)
+    path = work / "game.table"
+    path.write_text(text)
+    board = Board(path, work)
+    log = work / "log.jsonl"
+    stop, ended = threading.Event(), threading.Event()
+    result = Run()
+    listener = threading.Thread(target=host, args=(board, log, stop, ended), daemon=True)
+    listener.start()
+    deadline = time.monotonic() + RUN_TIMEOUT_S
+    try:
+        board.start()
+        for line, delay in kills:
+            while board.line() < line and board.proc.poll() is None:
+                if time.monotonic() > deadline:
+                    break
+                time.sleep(0.0005)
+            if board.proc.poll() is not None or time.monotonic() > deadline:
+                break  # the script is over (or stuck): no more kills
+            time.sleep(delay)
+            board.kill()
+            result.kills += 1
+            result.cut_saves += board.cut_save()
+            for k in kind_of(game, text, board.line()) or ["elsewhere"]:
+                result.landed[k] = result.landed.get(k, 0) + 1
+            board.start()
+        while board.proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        result.finished = board.proc.poll() == 0
+        ended.wait(timeout=max(1.0, min(15.0, deadline - time.monotonic())))
+    finally:
+        stop.set()
+        listener.join(timeout=10)
+        board.close()
+    result.stderr = board.errors.read_text(errors="replace") if board.errors.exists() else ""
+    result.events = [ev for _, ev, *_ in read_log(log) if ev is not None]
+    return result
+
+
+# --- counting ----------------------------------------------------------------------------
+
+
+@dataclass
+class Tally:
+    games: int = 0
+    kills: int = 0
+    cut_saves: int = 0
+    stuck: int = 0
+    lost: int = 0  # plays of the reference missing from the killed run's log
+    doubled: int = 0  # plays in the killed run's log that the reference does not have
+    logged_twice: int = 0  # numbered events in the log twice
+    holes: int = 0  # numbers missing from the log's numbering
+    different_end: int = 0
+    plays: int = 0
+    landed: dict[str, int] = field(default_factory=dict)
+    problems: list[str] = field(default_factory=list)
+
+
+def compare(game: str, ref: list[dict], got: Run, tally: Tally, name: str) -> None:
+    a, b = plays(game, ref), plays(game, got.events)
+    tally.plays += len(a)
+    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+        if op in ("delete", "replace"):
+            tally.lost += i2 - i1
+        if op in ("insert", "replace"):
+            tally.doubled += j2 - j1
+        if op != "equal" and len(tally.problems) < 12:
+            tally.problems.append(f"{name}: {op} {a[i1:i2][:2]} -> {b[j1:j2][:2]}")
+    numbered = [(e.get("boot"), e["seq"]) for e in got.events if isinstance(e.get("seq"), int)]
+    tally.logged_twice += len(numbered) - len(set(numbered))
+    for boot in {bt for bt, _ in numbered}:
+        seqs = sorted({s for bt, s in numbered if bt == boot})
+        tally.holes += seqs[-1] - seqs[0] + 1 - len(seqs)
+    end_ref, end_got = outcome(game, ref), outcome(game, got.events)
+    if not got.finished or end_got is None and end_ref is not None:
+        tally.stuck += 1
+        tally.problems.append(f"{name}: stuck ({got.stderr.strip()[-300:]})")
+    elif end_got != end_ref:
+        tally.different_end += 1
+        tally.problems.append(f"{name}: ended {end_got} where the reference ended {end_ref}")
+
+
+def harness(kills: int, seed: int, games=GAMES, per_game: int = 10, size: str = "full",
+            work: Path | None = None, say=print) -> Tally:
+    """`kills` kills spread over generated games of each kind (about `per_game` a game)."""
+    build(only_changed=True)
+    tally = Tally()
+    rng = random.Random(seed)
+    base = Path(work or tempfile.mkdtemp(prefix="plateau-resets-"))
+    share = kills // len(games)
+    for gi, game in enumerate(games):
+        left = share + (1 if gi < kills % len(games) else 0)
+        k = 0
+        while left > 0:
+            n = min(per_game, left)
+            gseed = seed * 1000 + gi * 100 + k
+            text = script(game, gseed, size)
+            ref = run(text, [], game, base / f"{game}-{k}-ref")
+            if not ref.finished:
+                tally.problems.append(f"{game} seed {gseed}: the reference run failed: {ref.stderr[-300:]}")
+            points = choose(game, text, n, rng)
+            got = run(text, points, game, base / f"{game}-{k}")
+            tally.games += 1
+            tally.kills += got.kills
+            tally.cut_saves += got.cut_saves
+            for where, c in got.landed.items():
+                tally.landed[where] = tally.landed.get(where, 0) + c
+            compare(game, ref.events, got, tally, f"{game} seed {gseed}")
+            say(f"  {game} seed {gseed}: {got.kills} kills, {len(plays(game, ref.events))} plays")
+            left -= max(1, got.kills)
+            k += 1
+    return tally
+
+
+def report(t: Tally) -> str:
+    where = ", ".join(f"{k} {v}" for k, v in sorted(t.landed.items()))
+    return (
+        f"resets: {t.kills} kill -9 over {t.games} games ({t.plays} plays), {t.cut_saves} cut "
+        f"a save short: {t.stuck} stuck, {t.lost} plays lost, {t.doubled} doubled, "
+        f"{t.logged_twice} events logged twice, {t.holes} holes in the numbering, "
+        f"{t.different_end} ended otherwise; kills landed: {where}"
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="plateau resets", description=__doc__.split("\n\n")[0])
+    p.add_argument("--kills", type=int, default=240, help="kills in all (default 240)")
+    p.add_argument("--per-game", type=int, default=10, help="kills in one game (default 10)")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--games", default=",".join(GAMES), help="which games (default: all four)")
+    p.add_argument("--short", action="store_true", help="shorter games (what make test runs)")
+    p.add_argument("--keep", help="keep each run's flash, world and log in this folder")
+    args = p.parse_args(argv)
+    games = tuple(g for g in args.games.split(",") if g)
+    bad = [g for g in games if g not in GAMES]
+    if bad:
+        print(f"plateau resets: unknown game {bad[0]}; one of: {', '.join(GAMES)}", file=sys.stderr)
+        return 2
+    t = harness(
+        args.kills,
+        args.seed,
+        games,
+        args.per_game,
+        "short" if args.short else "full",
+        Path(args.keep) if args.keep else None,
+    )
+    print(report(t))
+    for line in t.problems:
+        print("  " + line)
+    bad_run = t.stuck or t.lost or t.doubled or t.logged_twice or t.holes or t.different_end
+    return 1 if bad_run else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
