@@ -87,6 +87,8 @@ class Table:
         cid = cmd.get("id")
         if isinstance(cid, str) and cid in self.done:
             return None
+        if game:  # cards laid before the command come before it
+            game.settle_pile(self.clock.ticks_ms())
         try:
             why = self._command(cmd)
         except MemoryError:
@@ -208,6 +210,9 @@ class Table:
         they go on the wire), then the game, the link's numbering and the commands done."""
         store = self.store
         link = self.link
+        if first is None and link.unsent():
+            link.flush()  # the game with the events it announced, or neither: never apart
+            return
         ok = first is None or store.keep(link.boot, link.ring, first, link.seq)
         game = self.game
         state = {"game": game.state() if game else None, "link": link.keep(), "done": self.done}

@@ -10,7 +10,10 @@
 # gathered and the first card of this one laid during the outage: the same card can be in
 # both. The reads that could be either are held until the look at the pile is over; if the
 # last deal's top two cards were found, its pile is there and they were its cards; if not,
-# it was gathered and they are new cards, played then in the order read. Each card game
+# it was gathered and they are new cards, played then in the order read (with every card
+# read after them in the meantime, so the order holds). A card of the last deal laid on its
+# pile within PILE_MS of power-up is taken for that pile: the one case the table cannot
+# tell until the sense layer says which tags were there at power-up. Each card game
 # says which cards make its deals (`deal`, `last_deal`, saved with the game). Which reads
 # are the pile: the sense layer says so when it can (`pile=True`: tags in the field at
 # power-up); otherwise, reads in the first PILE_MS after the game resumed.
@@ -28,6 +31,8 @@ class Game:
         self.refused = []  # cards refused since the last card counted (they lie on the pile)
         self._powered = None  # when the game first ran after it was restored
         self._held = []  # reads at power-up that may be the last deal's pile: (card, uid)
+        self._found = []  # every card read at power-up
+        self._settling = False
 
     settings = {}  # type: dict  # the game's settings, checked in full (games/settings.py)
     unsaved = False  # the game changed since it was last saved
@@ -87,15 +92,20 @@ class Game:
         (ignored), or held until the look at the pile is over (see above)."""
         if self._powered is None and self.resumed:
             self._powered = now
-        if not (pile or self._powered is not None and elapsed(now, self._powered) < PILE_MS):
+        if self._settling or not (
+            pile or self._powered is not None and elapsed(now, self._powered) < PILE_MS
+        ):
             return False
         if card in self.refused:
             return True
+        # counted by name: two cards of one name (Tock's two jokers) are two cards
+        self._found.append(card)
+        seen = self._found.count(card)
         deal = self.deal()
-        if deal:
-            return card in deal
-        if card in self.last_deal():
-            self._held.append((card, uid))
+        if deal and seen <= deal.count(card):
+            return True
+        if self._held or not deal and seen <= self.last_deal().count(card):
+            self._held.append((card, uid))  # and every read after it, to keep their order
             return True
         return False
 
@@ -122,6 +132,7 @@ class Game:
         self.unsaved = False
         self._powered = None
         self._held = []
+        self._found = []
 
     def started(self, now):
         """Each game calls this on every step: the power-up window opens at the first; at
@@ -129,11 +140,23 @@ class Game:
         if self.resumed and self._powered is None:
             self._powered = now
         if self._held and elapsed(now, self._powered) >= PILE_MS:
-            last = self.last_deal()
-            found = [c for c, _ in self._held]
-            held = self._held
-            self._held = []
-            if last and last[-1] in found and (len(last) < 2 or last[-2] in found):
-                return  # the last deal's pile, not yet gathered
+            self.settle_pile(now)
+
+    def settle_pile(self, now):
+        """Decide on the reads held (at the end of the look at the pile, or before a host
+        command, which must come after the cards laid before it): the last deal's pile if
+        its top two cards were found, else new cards, played in the order read."""
+        if not self._held:
+            return
+        last = self.last_deal()
+        found = [c for c, _ in self._held]
+        held = self._held
+        self._held = []
+        pile = last and last[-1] in found and (len(last) < 2 or last[-2] in found)
+        self._settling = True
+        try:
             for card, uid in held:
-                self.on_card(card, uid, now)
+                if not (pile and card in last):  # the last deal's pile, not yet gathered
+                    self.on_card(card, uid, now)
+        finally:
+            self._settling = False

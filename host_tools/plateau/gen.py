@@ -260,6 +260,8 @@ def generate_pocha(
         if tiebreak:
             lines.append("# tie-break hand")
         lines.append(f"card {name(turned)}")
+        if full:
+            lines.append("gather  # the dealer takes the turned card back (K4)")
         bids: dict[str, int] = {}
         for s in order:
             ok = [

@@ -62,8 +62,9 @@ class PochaGame(Game):
         self._announce()
 
     def _hand_cards(self):
-        """This hand's cards in the order laid: the turned card, then every play."""
-        out = [self.turned] if self.turned else []
+        """This hand's cards on the reader, in the order laid: the turned card (but on a
+        full deal the dealer takes it back into the hand: K4), then every play."""
+        out = [self.turned] if self.turned and not self.full else []
         for _, plays in self.tricks:
             out += [c for _, c in plays]
         return out + [c for _, c in self.table]
