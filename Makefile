@@ -85,11 +85,12 @@ pytest: $(STAMP) mp32
 	$(if $(HAVE_MP32),PLATEAU_MP32=$(abspath $(MP32)) )$(BIN)/pytest
 
 # The firmware's own tests under the real `micropython` command, ESP32 heap, one process per
-# test module (each starts from a fresh heap, as a board does).
+# test module (each starts from a fresh heap, as a board does); a whole table (test_sim_*,
+# test_table_*: games, link, store, on this 64-bit port's heap) gets SIM_HEAP.
 # Then again on the chip's interpreter, firmware frozen, at the ESP32's heap.
 mpytest: mpy mp32
 	@for t in $(FW_TESTS); do \
-		case $$t in test_sim_*) heap=$(SIM_HEAP);; *) heap=$(HEAP);; esac; \
+		case $$t in test_sim_*|test_table_*) heap=$(SIM_HEAP);; *) heap=$(HEAP);; esac; \
 		MICROPYPATH=build/mpy:build/mpytests $(BIN)/micropython -X heapsize=$$heap \
 			-m mpy_runner $$t || exit 1; \
 	done

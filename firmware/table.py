@@ -76,7 +76,18 @@ class Table:
         """A host command other than hello/snapshot: None when done, else why refused.
         Every argument is typed and checked first (link/commands.py); nothing changes on a
         refusal. A command with a text id is done once: sent again after a reset (its answer
-        lost), it is answered without being done twice."""
+        lost), it is answered without being done twice. Whatever a command holds, the board
+        answers it and goes on (short of memory, or a check missing: refused)."""
+        try:
+            return self._once(cmd)
+        except MemoryError:
+            gc.collect()
+            return "the board is short of memory: command not done"
+        except Exception as e:  # a bug, or a check missing: refused, the table goes on
+            self.failed(e)
+            return "the firmware failed on this command (%s: %s)" % (type(e).__name__, e)
+
+    def _once(self, cmd):
         from link.commands import typed
 
         game = self.game
@@ -89,14 +100,7 @@ class Table:
             return None
         if game:  # cards laid before the command come before it
             game.settle_pile(self.clock.ticks_ms())
-        try:
-            why = self._command(cmd)
-        except MemoryError:
-            gc.collect()
-            return "the board is short of memory: command not done"
-        except Exception as e:  # a bug in a handler: the command is refused, the table goes on
-            self.failed(e)
-            return "the firmware failed on this command (%s: %s)" % (type(e).__name__, e)
+        why = self._command(cmd)
         if why is None and isinstance(cid, str):
             self.done.append(cid)
             del self.done[:-ONCE]
@@ -207,21 +211,30 @@ class Table:
 
     def save(self, first=None):
         """On flash: the link's events from `first` on (link.Link.flush calls this before
-        they go on the wire), then the game, the link's numbering and the commands done."""
+        they go on the wire), then the game, the link's numbering and the commands done.
+        False when they could not be kept for lack of heap: the events wait for the next
+        pass. A flash that refuses (full, worn) is reported, and the game goes on."""
         store = self.store
         link = self.link
         if first is None and link.unsent():
             link.flush()  # the game with the events it announced, or neither: never apart
-            return
-        ok = first is None or store.keep(link.boot, link.ring, first, link.seq)
+            return True
         game = self.game
-        state = {"game": game.state() if game else None, "link": link.keep(), "done": self.done}
-        if ok and store.save(state, self.clock.ticks_ms()):
+        try:
+            ok = first is None or store.keep(link.boot, link.ring, first, link.seq)
+            state = {"game": game.state() if game else None, "link": link.keep()}
+            state["done"] = self.done
+            ok = ok and store.save(state, self.clock.ticks_ms())
+        except MemoryError:
+            gc.collect()
+            return False
+        if ok:
             if game:
                 game.unsaved = game.urgent = False
         else:
             link.tell({"type": "error", "what": "saved-game", "why": store.error})
         self._collect = True
+        return True
 
     def resume(self):
         """At boot, before anything is sent: the link takes up its numbering where it

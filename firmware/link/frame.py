@@ -119,7 +119,7 @@ class Decoder:
                 elif self._n:
                     try:
                         out.append(check(memoryview(buf)[: self._n]))
-                    except ValueError as e:
+                    except (ValueError, MemoryError) as e:  # short of heap: a frame lost
                         self._fail(str(e))
                 self._n = 0
                 self._overflow = False

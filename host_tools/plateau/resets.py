@@ -95,12 +95,12 @@ def plays(game: str, events: list[dict]) -> list[str]:
     keys = PLAYS[game]
     out = []
     for ev in events:
-        fields = keys.get(ev.get("type"))
+        fields = keys.get(str(ev.get("type")))
         if fields is None:
             continue
         d = {k: ev.get(k) for k in fields}
         if ev["type"] == "move" and d["kind"] == "swap":  # a Jack's two steps in any order
-            d["steps"] = sorted(d["steps"])
+            d["steps"] = sorted(d["steps"] or [])
         out.append(ev["type"] + " " + json.dumps(d, sort_keys=True))
     return out
 
@@ -119,7 +119,9 @@ def script(game: str, seed: int, size: str = "full") -> str:
 
     short = size == "short"
     if game == "tock":
-        return generate(("classic", "king-exit", "toc-fr")[seed % 3], 2 if short else 4, seed).script
+        return generate(
+            ("classic", "king-exit", "toc-fr")[seed % 3], 2 if short else 4, seed
+        ).script
     if game == "pocha":
         players = (3, 4, 5)[seed % 3]
         return generate_pocha(players, 40, "short" if short else "default", seed).script
@@ -311,6 +313,7 @@ def run(text: str, kills: list[tuple[int, float]], game: str, work: Path) -> Run
     deadline = time.monotonic() + RUN_TIMEOUT_S
     try:
         board.start()
+        assert board.proc is not None
         for line, delay in kills:
             while board.line() < line and board.proc.poll() is None:
                 if time.monotonic() > deadline:
@@ -381,8 +384,15 @@ def compare(game: str, ref: list[dict], got: Run, tally: Tally, name: str) -> No
         tally.problems.append(f"{name}: ended {end_got} where the reference ended {end_ref}")
 
 
-def harness(kills: int, seed: int, games=GAMES, per_game: int = 10, size: str = "full",
-            work: Path | None = None, say=print) -> Tally:
+def harness(
+    kills: int,
+    seed: int,
+    games=GAMES,
+    per_game: int = 10,
+    size: str = "full",
+    work: Path | None = None,
+    say=print,
+) -> Tally:
     """`kills` kills spread over generated games of each kind (about `per_game` a game)."""
     build(only_changed=True)
     tally = Tally()
@@ -398,7 +408,9 @@ def harness(kills: int, seed: int, games=GAMES, per_game: int = 10, size: str = 
             text = script(game, gseed, size)
             ref = run(text, [], game, base / f"{game}-{k}-ref")
             if not ref.finished:
-                tally.problems.append(f"{game} seed {gseed}: the reference run failed: {ref.stderr[-300:]}")
+                tally.problems.append(
+                    f"{game} seed {gseed}: the reference run failed: {ref.stderr[-300:]}"
+                )
             points = choose(game, text, n, rng)
             got = run(text, points, game, base / f"{game}-{k}")
             tally.games += 1
