@@ -73,7 +73,10 @@ def arguments(word, decl, given, context=None):
     out = {}
     for name, kind, default in decl:
         if name in given:
-            out[name] = value(name, kind, given[name], context)
+            try:
+                out[name] = value(name, kind, given[name], context)
+            except SettingsError as e:
+                raise SettingsError("%s: %s" % (word, e))
         elif default is not None:
             out[name] = default
         elif kind[0] != "opt":

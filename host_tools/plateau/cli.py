@@ -359,8 +359,37 @@ def cmd_send(args: argparse.Namespace) -> int:
 
 
 def cmd_gen(args: argparse.Namespace) -> int:
-    from plateau.gen import generate, generate_pocha
+    from games.settings import SettingsError, check
+    from plateau.gen import generate, generate_holdem, generate_pocha, generate_weykick
 
+    players = args.players if args.players is not None else (3 if args.game == "holdem" else 4)
+    given = {
+        "tock": {"players": players, "rules": args.rules},
+        "pocha": {"players": players, "deck": args.deck, "schedule": args.schedule},
+        "holdem": {"seats": players},
+        "weykick": {},
+    }.get(args.game, {})
+    try:  # the settings the game's table line will hold, checked as the board checks them
+        check(args.game, given)
+    except SettingsError as e:
+        print(f"plateau gen: {e}", file=sys.stderr)
+        return 2
+    args.players = players
+    if args.game in ("holdem", "weykick"):
+        if args.game == "holdem":
+            session = generate_holdem(seats=players, seed=args.seed, pace=args.pace)
+            script = session.script
+            summary = f"{len(session.hands)} hands, stacks {session.hands[-1]['stacks']}"
+        else:
+            series = generate_weykick(seed=args.seed, pace=args.pace)
+            script = series.script
+            summary = f"{len(series.matches)} matches, winner {series.winner}"
+        if args.output:
+            Path(args.output).write_text(script)
+            print(f"{summary} -> {args.output}", file=sys.stderr)
+        else:
+            sys.stdout.write(script)
+        return 0
     if args.game == "pocha":
         pocha = generate_pocha(args.players, args.deck, args.schedule, args.seed, args.pace)
         if args.output:
@@ -464,6 +493,11 @@ def cmd_size(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["resets"]:  # its own options and help (plateau/resets.py)
+        from plateau import resets
+
+        return resets.main(argv[1:])
     p = argparse.ArgumentParser(prog="plateau", description="Plateau smart table host tools")
     sub = p.add_subparsers(dest="command", required=True)
 
@@ -516,22 +550,17 @@ def main(argv: list[str] | None = None) -> int:
     d.add_argument("--seed", type=int, default=1, help="which generated game to play")
     d.set_defaults(func=cmd_demo)
 
-    g = sub.add_parser("gen", help="write a random legal game (Tock or Pocha) as a table script")
-    g.add_argument("--game", default="tock", choices=["tock", "pocha"])
-    g.add_argument("--rules", default="classic", choices=["classic", "king-exit", "toc-fr"])
-    g.add_argument("--deck", type=int, default=40, choices=[40, 48], help="Pocha's deck")
-    g.add_argument(
-        "--schedule",
-        default="default",
-        choices=["default", "short", "full"],
-        help="Pocha's hand schedule",
-    )
+    g = sub.add_parser("gen", help="write a random legal game of any of the four as a table script")
+    # choices and ranges: the games' declared settings (firmware/games/*/settings.py)
+    g.add_argument("--game", default="tock", help="tock, pocha, holdem or weykick")
+    g.add_argument("--rules", default="classic", help="Tock: classic, king-exit, toc-fr")
+    g.add_argument("--deck", type=int, default=40, help="Pocha's deck: 40 or 48")
+    g.add_argument("--schedule", default="default", help="Pocha: default, short or full")
     g.add_argument(
         "--players",
         type=int,
-        default=4,
-        choices=[2, 3, 4, 5, 6, 8],
-        help="Tock: 2-4; Pocha: 3, 4, 5, 6 or 8",
+        default=None,
+        help="Tock: 2-4 (4); Pocha: 3, 4, 5, 6 or 8 (4); Hold'em: seats 2-10 (3)",
     )
     g.add_argument("--seed", type=int, default=0)
     g.add_argument("--noise", type=float, default=0.02, help="chance of a sensor glitch per action")
@@ -603,6 +632,12 @@ def main(argv: list[str] | None = None) -> int:
 
     b = sub.add_parser("build", help="compile every firmware module to build/mpy (mpy-cross)")
     b.set_defaults(func=cmd_build)
+
+    rs = sub.add_parser(
+        "resets",
+        add_help=False,  # its own options: plateau resets --help
+        help="kill -9 the simulated board at seeded points of whole games, count what was lost",
+    )
 
     from plateau import holdem, tock
 

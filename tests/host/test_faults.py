@@ -13,20 +13,11 @@ from sim.run import play
 
 
 def cut_power(script: str, rng: random.Random, cuts: int) -> str:
-    """`reset` after random hand actions (lifts, places, cards): mid-move as often as not.
-    Not inside a Jack swap, nor right after it: a swap leaves every square as occupied as it
-    was, so one not yet reported when the power goes (the sensors sample every 50 ms, the
-    board settles 140 ms after that) leaves nothing that tells which two were swapped (a limit
-    the README states)."""
+    """`reset` after random hand actions (lifts, places, cards): mid-move as often as not,
+    inside a Jack swap too (the squares hands touched are saved with the game)."""
     lines = script.split("\n")
-    inside = set()
-    for i, line in enumerate(lines):
-        if line.startswith("# jack swap"):
-            inside.update(range(i + 1, i + 5))  # after any of its 4 actions
     spots = [
-        i
-        for i, line in enumerate(lines)
-        if i not in inside and line.split()[:1] in (["lift"], ["place"], ["card"])
+        i for i, line in enumerate(lines) if line.split()[:1] in (["lift"], ["place"], ["card"])
     ]
     for i in sorted(rng.sample(spots, cuts), reverse=True):
         lines.insert(i + 1, "reset")

@@ -143,15 +143,15 @@ class Card:
 
 class Position:
     def __init__(self, players=4, rules="classic", flags=None):
-        if rules not in RULESETS:
+        if not isinstance(rules, str) or rules not in RULESETS:
             raise PositionError("unknown rules %r; one of: %s" % (rules, ", ".join(RULESETS)))
-        if players not in (2, 3, 4):
+        if isinstance(players, bool) or not isinstance(players, int) or players not in (2, 3, 4):
             raise PositionError("players must be 2, 3 or 4, not %r" % (players,))
         self.players = players
         self.rules = rules
         self.overrides = {}
         self.flags = dict(RULESETS[rules])
-        if flags:
+        if flags is not None:
             self._override(flags)
         self.cells = bytearray(CELLS)
         self.waiting = 0  # bit c: colour c's pawn on C16 is queued for CH1 (T14)
@@ -170,8 +170,11 @@ class Position:
                 raise PositionError("flag %s must be one of %s" % (k, ", ".join(FLAG_VALUES[k])))
             if k == "teams" and not isinstance(v, bool):
                 raise PositionError("flag teams must be true or false")
-            if k in ("jokers", "seven_max_pawns") and (not isinstance(v, int) or v < 0):
-                raise PositionError("flag %s must be a whole number" % k)
+            lo, hi = (0, 2) if k == "jokers" else (1, 7)  # a deck has two jokers (T18)
+            if k in ("jokers", "seven_max_pawns") and (
+                isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi
+            ):
+                raise PositionError("flag %s must be a whole number from %d to %d" % (k, lo, hi))
             self.flags[k] = v
             self.overrides[k] = v
 
@@ -318,7 +321,10 @@ class Position:
             pos.turn = COLOURS.index(turn)
         else:
             raise PositionError('turn must be a colour in play or "any", not %r' % (turn,))
-        for name in d.get("waiting", []):
+        waiting = d.get("waiting", [])
+        if not isinstance(waiting, list):
+            raise PositionError("waiting must list colours (T14), not %r" % (waiting,))
+        for name in waiting:
             if name not in in_play:
                 raise PositionError("waiting colour %r is not in play" % (name,))
             c = COLOURS.index(name)

@@ -73,8 +73,14 @@ class WeykickGame(Game):
             "match": self.match.to_dict(),
             # each goal: armed, and whether the ball was in it (a ball found in a goal at
             # power-up is a goal only if the goal was armed and empty when last saved)
-            "goals": dict((g, [self.armed[g], self.ball_in[g] is not None]) for g in SIDES),
+            "goals": dict((g, [self.armed[g], self._in(g)]) for g in SIDES),
         }
+
+    def _in(self, goal):
+        """Whether the ball is in the goal (as saved, until the sensors are read again)."""
+        if self._was_in is not None:
+            return self._was_in[goal]
+        return self.ball_in[goal] is not None
 
     def restore(self, state):
         self.new_series(state["settings"])

@@ -1,0 +1,256 @@
+# Resets (issue 15): the events kept on flash and numbered on after a restart, every game's
+# whole state saved and resumed, and the cards found again on the reader at power-up.
+# Runs under pytest and under MicroPython (ESP32 heap).
+import json
+
+from check import Wire as Out
+from check import scratch
+from store import Store
+
+from clock import VirtualClock
+from link import frame
+from link.link import Link
+from link.ring import Ring
+
+
+class Wire(Out):
+    def read(self):
+        return b""
+
+
+def events(data):
+    return [json.loads(p) for p in frame.Decoder().feed(data)]
+
+
+def board(flash, game="tock", settings=None, boot="aaaa"):
+    """A table as main.py builds one: link, game, store; resumed from `flash`."""
+    from table import Table, make_game
+
+    w = Wire()
+    link = Link(w.write, boot, ring=Ring(4096, 64))
+    t = Table(
+        w, VirtualClock(), link, make_game(game, link.emit, (), settings or {}), None, Store(flash)
+    )
+    t.resume()
+    return t, w
+
+
+def test_P2_an_event_is_on_flash_before_it_is_on_the_wire():
+    flash = scratch("resume")
+    t, w = board(flash)
+    t.link.emit({"type": "note", "n": 1})
+    assert w.out == bytearray()  # numbered, held
+    t.step()
+    assert [e["seq"] for e in events(w.out) if "seq" in e] == [1]
+    ((seq, body),) = Store(flash).kept("aaaa", 1)
+    assert seq == 1 and json.loads(b"{" + body) == {"type": "note", "n": 1}
+
+
+def test_P2_a_restarted_board_numbers_on_and_resends_what_the_host_missed():
+    flash = scratch("resume")
+    t, w = board(flash)
+    for n in range(40):
+        t.link.emit({"type": "note", "n": n})
+        t.step()
+    t2, w2 = board(flash, boot="bbbb")  # the power went: a new boot id drawn, then restored
+    assert t2.link.boot == "aaaa" and t2.link.seq == 40
+    t2.link.greet("aaaa", 35)  # the host had up to 35
+    got = [(e["seq"], e["n"]) for e in events(w2.out) if "seq" in e]
+    assert got == [(36, 35), (37, 36), (38, 37), (39, 38), (40, 39)]
+    t2.link.emit({"type": "note", "n": 40})
+    t2.step()
+    assert [e["seq"] for e in events(w2.out) if "seq" in e][-1] == 41
+
+
+def test_P2_more_missed_than_kept_is_an_exact_gap():
+    flash = scratch("resume")
+    t, w = board(flash)
+    for n in range(50):
+        t.link.emit({"type": "note", "n": n})
+        t.step()
+    t2, w2 = board(flash)
+    t2.link.greet("aaaa", 5)
+    gap = [e for e in events(w2.out) if e["type"] == "gap"]
+    assert [(g["from"], g["to"]) for g in gap] == [(6, 18)]  # 32 kept: 19..50
+
+
+def test_numbers_given_again_after_a_cut_between_the_two_writes():
+    # events.log holds 3 and 4 (appended), state.json still says 2: 3 and 4 never went out;
+    # after the restart, 3 and 4 are new events, and the file is read right
+    flash = scratch("resume")
+    st = Store(flash)
+    ring = Ring(1024, 16)
+    for s in (1, 2, 3, 4):
+        ring.add(s, b'"old":%d}' % s)
+    st.keep("aaaa", ring, 1, 4)
+    ring.clear(2)
+    for s in (3, 4, 5):
+        ring.add(s, b'"new":%d}' % s)
+    st.keep("aaaa", ring, 3, 5)
+    assert [b for _, b in Store(flash).kept("aaaa", 5)] == [
+        b'"old":1}',
+        b'"old":2}',
+        b'"new":3}',
+        b'"new":4}',
+        b'"new":5}',
+    ]
+    assert Store(flash).kept("aaaa", 2)[-1] == (2, b'"old":2}')
+    assert Store(flash).kept("other", 5) == []
+
+
+def test_a_command_with_a_text_id_is_done_once_across_a_reset():
+    flash = scratch("resume")
+    t, w = board(flash, "pocha", {"players": 3})
+    t.step()
+    t.game.on_card("es:5O", "u", 10)  # the turned card
+    t.step()
+    assert t.command({"cmd": "bid", "seat": "2", "amount": 1, "id": "host-17"}) is None
+    t.step()
+    t2, w2 = board(flash, "pocha")
+    # the answer was lost with the power: the host sends it again, the board does not bid twice
+    assert t2.command({"cmd": "bid", "seat": "2", "amount": 1, "id": "host-17"}) is None
+    assert t2.game.bids == {"2": 1} and t2.game.bidder == "3"
+
+
+def round_trip(game):
+    from table import make_game
+
+    state = json.loads(json.dumps(game.state()))
+    again = make_game(state["game"], lambda ev: None, (), {})
+    again.restore(state)
+    assert again.state() == game.state()
+    assert again.snapshot() == game.snapshot()
+    return again
+
+
+def test_pocha_resumes_a_tie_break_hand_and_a_game_over_K8():
+    from games.pocha.tracker import PochaGame
+
+    out = []
+    g = PochaGame(out.append, (), {"players": 3, "schedule": "short"})
+    g.tiebreak = True
+    g._start_hand()
+    g.on_card("es:5O", "u", 0)
+    assert g.command({"cmd": "bid", "seat": "2", "amount": 0}) is None
+    again = round_trip(g)
+    assert again.tiebreak and again.n == 1 and again.phase == "bidding" and again.bidder == "3"
+    g.phase = "over"
+    assert round_trip(g).phase == "over"
+
+
+def test_pocha_resumes_mid_trick_with_voids():
+    from games.pocha.tracker import PochaGame
+
+    g = PochaGame(lambda ev: None, (), {"players": 3, "schedule": "short"})
+    g.hand_no = 1
+    g._start_hand()  # two cards each
+    g.on_card("es:4E", "u", 0)
+    for seat in ("2", "3", "1"):  # seat 1 deals: seat 2 bids first and leads
+        assert g.command({"cmd": "bid", "seat": seat, "amount": 0}) is None
+    g.on_card("es:6C", "u", 0)
+    g.on_card("es:5B", "u", 0)  # seat 3 shows void in copas
+    again = round_trip(g)
+    assert again.void["3"] == ["C"] and again.table == g.table and again.to_play == "1"
+
+
+def test_holdem_resumes_a_hand_under_way_H9():
+    from games.holdem.tracker import HoldemGame
+
+    g = HoldemGame(lambda ev: None, (), {"seats": 3})
+    g.command({"cmd": "hand"})
+    for cmd in (("call", "1"), ("call", "2"), ("check", "3")):
+        assert g.command({"cmd": cmd[0], "seat": cmd[1]}) is None
+    for c in ("AS", "KD", "7C"):
+        g.on_card(c, "u", 0)
+    assert g.command({"cmd": "bet", "seat": "2", "amount": 10}) is None
+    again = round_trip(g)
+    assert again.hand.to_act == "3" and again.hand.current == 10 and len(again.board) == 3
+    assert again.command({"cmd": "call", "seat": "3"}) is None  # the hand goes on
+
+
+def test_weykick_resumes_armed_goals_and_where_the_ball_was_W2():
+    from games.weykick.tracker import WeykickGame
+
+    out = []
+    g = WeykickGame(out.append, (), {"mode": "first-to:5"})
+    g.step(0)
+    g.on_goal("A", 1, 100, 80)  # a goal, the ball still in goal A
+    again = round_trip(g)
+    assert again.armed == {"A": False, "B": True}
+    got = []
+    again.emit = got.append
+    again.on_goal("A", 1, 0, 0)  # at power-up the ball is found in A: no goal again
+    again.on_goal("B", 1, 0, 0)  # B was armed and empty: the ball went in while off
+    assert [e["goal"] for e in got if e["type"] == "goal"] == ["B"]
+
+
+def tock_deck_out():
+    """A Tock game whose 52 cards are out, the 51st and 52nd on the pile."""
+    from games.cards import RANKS, SUITS
+    from games.tock.tracker import TockGame
+
+    g = TockGame(lambda ev: None, ())
+    g.played = [r + s for s in SUITS for r in RANKS]
+    again = round_trip(g)
+    out = []
+    again.emit = out.append
+    return again, out
+
+
+def test_the_pile_holding_the_decks_last_card_is_not_a_new_card():
+    g, out = tock_deck_out()
+    for c in ("QC", "KC", "JC"):  # the pile's top cards, read again at power-up
+        assert g.on_card(c, "u", 10 + len(out)) is False
+    g.step(2000)  # the look at the pile is over: it was the pile
+    assert [e for e in out if e["type"] == "card"] == []
+    g.on_card("7H", "u", 3000)  # the next card: a new deck, shuffled
+    assert [e["card"] for e in out if e["type"] == "card"] == ["7H"]
+    assert g.played == ["7H"]
+
+
+def test_the_first_card_of_a_new_deck_laid_while_the_power_was_off():
+    g, out = tock_deck_out()
+    g.on_card("5D", "u", 10)  # alone on the reader: the old pile was gathered
+    g.step(2000)
+    assert [e["card"] for e in out if e["type"] == "card"] == ["5D"]
+
+
+def test_the_sense_layer_can_say_which_reads_are_the_pile():
+    g, out = tock_deck_out()
+    g.on_card("KC", "u", 5000, pile=True)
+    g.on_card("QC", "u", 5000, pile=True)
+    g.settle_pile(5000)
+    assert [e for e in out if e["type"] == "card"] == []
+
+
+def test_two_jokers_are_two_cards_at_power_up_T18():
+    from games.tock.tracker import TockGame
+
+    g = TockGame(lambda ev: None, (), {"rules": "toc-fr"})
+    g.played = ["X"]
+    again = round_trip(g)
+    out = []
+    again.emit = out.append
+    assert again.on_card("X", "u1", 10) is False  # the first joker, on the pile
+    again.on_card("X", "u2", 20)  # the second joker, laid just before the power went
+    assert [e["card"] for e in out if e["type"] in ("card", "discard")][:1] == ["X"]
+
+
+def test_a_refused_card_laid_again_at_once_is_read_again():
+    from sense.cards import CardReads
+
+    class Reader:
+        def __init__(self):
+            self.uids = [b"\x04\x01\x02\x03", None, b"\x04\x01\x02\x03"]
+
+        def busy(self):
+            return False
+
+        def poll(self):
+            return self.uids.pop(0) if self.uids else None
+
+    reads = CardReads(Reader(), {"04010203": "es:5O"})
+    assert reads.poll(0)[0] == "es:5O"
+    assert reads.poll(100) is None
+    reads.forget()  # the game refused it (played before the bids were in)
+    assert reads.poll(200)[0] == "es:5O"  # within the re-read window, and read

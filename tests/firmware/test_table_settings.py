@@ -1,0 +1,116 @@
+# Typed settings and commands (issue 15): every setting declared once beside its game,
+# checked in full before anything changes, by one checker for a host's `new`, a game
+# switch, a table script and `plateau gen`. A refusal says what is wrong.
+from check import raises
+
+from games.settings import SettingsError, check
+from link.commands import parse_words, typed
+
+
+def refused(game, **given):
+    return str(raises(SettingsError, check, game, given))
+
+
+def test_defaults_fill_what_is_not_given():
+    assert check("tock", {}) == {"players": 4, "rules": "classic"}
+    assert check("pocha", {"players": 3})["deck"] == 40
+    assert check("holdem", {})["blinds"] == "1/2" and "big-bet" not in check("holdem", {})
+    assert check("weykick", {"mode": "timed:5"})["best-of"] == 1
+
+
+def test_absurd_values_are_refused_by_their_range():
+    assert "from 2 to 10" in refused("holdem", seats=1000000000)  # H1
+    assert "from 1 to" in refused("holdem", stacks=-100)
+    assert "small <= big" in refused("holdem", blinds="0/0")  # H2
+    assert "small <= big" in refused("holdem", blinds="2/1")
+    assert "one of 1 3 5" in refused("weykick", **{"best-of": 1000000001})  # W4
+    assert "first-to:N" in refused("weykick", mode="first-to:0")
+    assert "one of 3 4 5 6 8" in refused("pocha", players=7)  # K2
+
+
+def test_lists_and_objects_where_a_value_is_wanted():
+    assert "not a list" in refused("pocha", players=[4])
+    assert "not an object" in refused("pocha", deck={"size": 40})
+    assert "not a list" in refused("holdem", stacks=[100])
+    assert "not True" in refused("tock", players=True)  # true is not a number
+    assert "not 4.0" in refused("tock", players=4.0)
+
+
+def test_settings_that_hold_together_K1():
+    assert "does not deal evenly" in refused("pocha", players=5, deck=48)
+    assert check("pocha", {"players": 6, "deck": 48})["players"] == 6
+    assert "seat from 1 to 3" in refused("pocha", players=3, dealer="4")
+    assert check("holdem", {"seats": 3, "button": 3})["button"] == "3"  # seats as text
+
+
+def test_unknown_settings_and_games_are_named():
+    why = refused("tock", colour="red")
+    assert "unknown setting 'colour' for tock" in why and "players, rules" in why
+    assert "unknown game" in str(raises(SettingsError, check, "chess", {}))
+
+
+def test_a_position_whose_waiting_is_5_T4():
+    camp = ["camp"] * 4
+    pawns = {"R": camp, "G": camp, "B": camp, "Y": camp}
+    pos = {"rules": "classic", "players": 4, "turn": "R", "waiting": 5, "pawns": pawns}
+    assert "waiting must list colours" in refused("tock", position=pos)
+
+
+def test_commands_are_typed_by_their_declarations():
+    assert typed({"cmd": "bid", "seat": 2, "amount": 1}, "pocha") == {
+        "cmd": "bid",
+        "seat": "2",
+        "amount": 1,
+    }
+    why = str(raises(SettingsError, typed, {"cmd": "bid", "seat": "2", "amount": [1]}, "pocha"))
+    assert "amount" in why
+    why = str(raises(SettingsError, typed, {"cmd": "undo", "steps": 3}, "tock"))
+    assert "undo takes no arguments" in why
+    why = str(raises(SettingsError, typed, {"cmd": "bet", "seat": "1"}, "holdem"))
+    assert "bet needs amount" in why
+    why = str(raises(SettingsError, typed, {"cmd": "bid", "seat": 1, "amount": 0}, "tock"))
+    assert "unknown command 'bid' for tock" in why
+    why = str(raises(SettingsError, typed, {"cmd": "undo", "id": [1]}, "tock"))
+    assert "id must be" in why
+
+
+def test_seats_are_checked_against_the_game_played():
+    why = str(raises(SettingsError, typed, {"cmd": "fold", "seat": "5"}, "holdem", {"seats": 3}))
+    assert "seat from 1 to 3" in why
+
+
+def test_words_typed_the_same_way_as_frames():
+    assert parse_words(["new", "holdem", "seats=3", "blinds=1/2"]) == {
+        "cmd": "new",
+        "game": "holdem",
+        "seats": 3,
+        "blinds": "1/2",
+    }
+    assert parse_words(["bet", "3", "40"]) == {"cmd": "bet", "seat": "3", "amount": 40}
+    assert "from 2 to 10" in str(raises(SettingsError, parse_words, ["new", "holdem", "seats=11"]))
+    assert "bid: amount must be" in str(raises(SettingsError, parse_words, ["bid", "2", "x"]))
+
+
+def test_a_refused_new_changes_nothing():
+    from check import Wire
+
+    from clock import VirtualClock
+    from link.link import Link
+    from link.ring import Ring
+    from table import Table, make_game
+
+    w = Wire()
+    link = Link(w.write, "b", ring=Ring(512, 8))
+    t = Table(w, VirtualClock(), link, make_game("pocha", link.emit, (), {"players": 3}))
+    before = t.game.state()
+    for bad in (
+        {"cmd": "new", "game": "holdem", "seats": 1000000000},
+        {"cmd": "new", "game": "pocha", "players": [4]},
+        {"cmd": "new", "game": "pocha", "deck": {"size": 40}},
+        {"cmd": "new", "game": "holdem", "stacks": [100]},
+        {"cmd": "new", "players": 7},
+    ):
+        assert t.command(bad), bad
+    assert t.about()["game"] == "pocha" and t.game.state() == before
+    assert t.command({"cmd": "new", "game": "holdem", "seats": 3}) is None
+    assert t.about() == {"game": "holdem", "rules": "no-limit", "players": 3}

@@ -1,0 +1,28 @@
+"""The reset harness (issue 15), its short form: whole games of the four games, the simulated
+board killed with SIGKILL at seeded points (in a Jack swap, a 7, with the pile holding the
+deck's last card, in a tie-break, a Hold'em hand, a ball in a goal...) and restarted on the
+same flash and the same physical table, a host logging throughout. `make resets` (or
+`plateau resets`) runs the long form: 240 kills over 24 whole games."""
+
+import os
+
+from conftest import REPORT
+
+from plateau.resets import harness, report
+
+KILLS = int(os.environ.get("PLATEAU_RESET_KILLS", "40"))
+
+
+def test_kill_9_at_random_points_loses_nothing_and_sticks_nothing(tmp_path):
+    t = harness(KILLS, seed=11, per_game=10, size="short", work=tmp_path, say=lambda m: None)
+    REPORT.append(report(t) + " (make resets: the long form)")
+    assert t.kills >= KILLS * 3 // 4, report(t)  # a game may end before its last kill point
+    assert not t.problems, t.problems
+    assert (t.stuck, t.lost, t.doubled, t.logged_twice, t.holes, t.different_end) == (
+        0,
+        0,
+        0,
+        0,
+        0,
+        0,
+    )
