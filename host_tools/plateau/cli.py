@@ -633,7 +633,7 @@ def main(argv: list[str] | None = None) -> int:
     b = sub.add_parser("build", help="compile every firmware module to build/mpy (mpy-cross)")
     b.set_defaults(func=cmd_build)
 
-    rs = sub.add_parser(
+    sub.add_parser(
         "resets",
         add_help=False,  # its own options: plateau resets --help
         help="kill -9 the simulated board at seeded points of whole games, count what was lost",
