@@ -33,6 +33,7 @@ class Game:
         self._held = []  # reads at power-up that may be the last deal's pile: (card, uid)
         self._found = []  # every card read at power-up
         self._settling = False
+        self._stocktaken = False  # the sense layer said which cards were there at power-up
 
     settings = {}  # type: dict  # the game's settings, checked in full (games/settings.py)
     unsaved = False  # the game changed since it was last saved
@@ -92,8 +93,10 @@ class Game:
         (ignored), or held until the look at the pile is over (see above)."""
         if self._powered is None and self.resumed:
             self._powered = now
-        if self._settling or not (
-            pile or self._powered is not None and elapsed(now, self._powered) < PILE_MS
+        if (
+            self._settling
+            or self._stocktaken
+            or not (pile or self._powered is not None and elapsed(now, self._powered) < PILE_MS)
         ):
             return False
         if card in self.refused:
@@ -108,6 +111,30 @@ class Game:
             self._held.append((card, uid))  # and every read after it, to keep their order
             return True
         return False
+
+    def on_pile(self, cards, now):
+        """The cards lying on the reader at power-up, all at once, before any card counts as
+        laid (the sense layer's stocktake): [(card or None, uid hex)]. Said as a `pile`
+        event; those the game counted are the pile, the others were laid while the power was
+        going and are played now. With the stocktake, reads after it are new cards."""
+        known = [c for c, _ in cards if c is not None]
+        self.emit({"type": "pile", "cards": known, "unknown": len(cards) - len(known)})
+        self._stocktaken = True
+        if self._powered is None and not self.resumed:
+            return  # a new game remembers no card: what lies there is left over
+        self._held = [(c, uid) for c, uid in cards if c is not None and self._held_back(c)]
+        self.settle_pile(now)
+
+    def _held_back(self, card):
+        """At power-up: False when `card` is the pile for sure (ignored), True when it may
+        be new (held: see settle_pile)."""
+        if card in self.refused:
+            return False
+        self._found.append(card)
+        deal = self.deal()
+        if deal:
+            return self._found.count(card) > deal.count(card)
+        return True
 
     def refuse(self, card):
         """A card read and refused: it may lie on the pile when the power comes back. False
@@ -133,13 +160,14 @@ class Game:
         self._powered = None
         self._held = []
         self._found = []
+        self._stocktaken = False
 
     def started(self, now):
         """Each game calls this on every step: the power-up window opens at the first; at
         its end, the reads held are the last deal's pile, or new cards."""
         if self.resumed and self._powered is None:
             self._powered = now
-        if self._held and elapsed(now, self._powered) >= PILE_MS:
+        if self._held and self._powered is not None and elapsed(now, self._powered) >= PILE_MS:
             self.settle_pile(now)
 
     def settle_pile(self, now):

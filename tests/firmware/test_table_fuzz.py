@@ -330,21 +330,23 @@ def test_typed_garbage_never_kills_the_board():
         unload()
     line = (
         "fuzz: %d typed-garbage commands through the link to the four games, 0 crashes, "
-        "%d internal errors: %d of %d answered (%d done); %d with about %d B of heap left: "
-        "%d answered, %d of them short of memory; %d saves resumed"
+        "%d internal errors: %d of %d answered (%d done)"
         % (
             total["commands"] + total["squeezed"],
             total["internal errors"],
             total["answered"],
             total["commands"],
             total["done"],
+        )
+    )
+    if total["squeezed"]:
+        line += "; %d with about %d B of heap left: %d answered, %d of them short of memory" % (
             total["squeezed"],
             SQUEEZE,
             total["answered squeezed"],
             total["short of memory"],
-            total["resumed"],
         )
-    )
+    line += "; %d saves resumed" % total["resumed"]
     print(line)
     try:
         from conftest import REPORT

@@ -254,3 +254,26 @@ def test_a_refused_card_laid_again_at_once_is_read_again():
     assert reads.poll(100) is None
     reads.forget()  # the game refused it (played before the bids were in)
     assert reads.poll(200)[0] == "es:5O"  # within the re-read window, and read
+
+
+def test_the_sense_layers_stocktake_of_the_pile():
+    # the pile after the deck's last card, and on it a card laid while the power was off
+    g, out = tock_deck_out()
+    g.on_pile([("QC", "u1"), ("KC", "u2"), (None, "u3")], 0)
+    assert [e["type"] for e in out] == ["pile"]
+    g.on_card("KC", "u2", 100)  # laid again after the stocktake: a card of a new deck
+    assert [e["card"] for e in out if e["type"] == "card"] == ["KC"]
+    # the pile gathered, the next deck's first card laid during the outage
+    g, out = tock_deck_out()
+    g.on_pile([("5D", "u")], 0)
+    assert [e["card"] for e in out if e["type"] == "card"] == ["5D"]
+    # mid-deck: the cards played since the shuffle are the pile, one laid meanwhile is new
+    from games.tock.tracker import TockGame
+
+    t = TockGame(lambda ev: None, ())
+    t.played = ["AS", "2S"]
+    again = round_trip(t)
+    out = []
+    again.emit = out.append
+    again.on_pile([("AS", "u1"), ("2S", "u2"), ("KH", "u3")], 0)
+    assert [e["card"] for e in out if e["type"] == "card"] == ["KH"]
