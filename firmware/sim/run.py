@@ -221,6 +221,9 @@ class Sim:
             self.send(line, args)
         elif verb == "reset":
             self.reset()
+            self.done(line)
+            self.advance(max(self.pace, RESTART_MS))  # the board reads the pile, as above
+            return
         else:
             raise ScriptError(line, "%r is not simulated yet" % verb)
         self.done(line)

@@ -30,6 +30,7 @@ import difflib
 import json
 import os
 import random
+import shutil
 import signal
 import subprocess
 import sys
@@ -223,7 +224,7 @@ class Board:
     go (kill -9, restart); the pty stays, as a USB-serial bridge stays when the ESP32 under
     it resets."""
 
-    def __init__(self, script_path: Path, work: Path):
+    def __init__(self, script_path: Path, work: Path, mpy: Path = BUILD):
         self.master, self.slave = os.openpty()
         tty.setraw(self.slave)
         self.port = os.ttyname(self.slave)
@@ -231,6 +232,7 @@ class Board:
         self.flash = work / "flash"
         self.world = work / "world.json"
         self.errors = work / "stderr.txt"
+        self.mpy = mpy  # the compiled firmware
         self.proc: subprocess.Popen | None = None
 
     def start(self) -> None:
@@ -248,10 +250,10 @@ class Board:
             "--world",
             str(self.world),
         ]
-        env = dict(os.environ, MICROPYPATH=str(BUILD))
+        env = dict(os.environ, MICROPYPATH=str(self.mpy))
         with open(self.errors, "ab") as err:
             self.proc = subprocess.Popen(
-                cmd, stdin=self.master, stdout=self.master, stderr=err, env=env, cwd=BUILD
+                cmd, stdin=self.master, stdout=self.master, stderr=err, env=env, cwd=self.mpy
             )
 
     def line(self) -> int:
@@ -300,11 +302,11 @@ def host(board: Board, log: Path, stop: threading.Event, ended: threading.Event)
         logger.close()
 
 
-def run(text: str, kills: list[tuple[int, float]], game: str, work: Path) -> Run:
+def run(text: str, kills: list[tuple[int, float]], game: str, work: Path, mpy: Path = BUILD) -> Run:
     work.mkdir(parents=True, exist_ok=True)
     path = work / "game.table"
     path.write_text(text)
-    board = Board(path, work)
+    board = Board(path, work, mpy)
     log = work / "log.jsonl"
     stop, ended = threading.Event(), threading.Event()
     result = Run()
@@ -398,6 +400,8 @@ def harness(
     tally = Tally()
     rng = random.Random(seed)
     base = Path(work or tempfile.mkdtemp(prefix="plateau-resets-"))
+    mpy = base / "mpy"  # a copy of its own: a rebuild meanwhile does not reach the runs
+    shutil.copytree(BUILD, mpy, dirs_exist_ok=True)
     share = kills // len(games)
     for gi, game in enumerate(games):
         left = share + (1 if gi < kills % len(games) else 0)
@@ -406,13 +410,13 @@ def harness(
             n = min(per_game, left)
             gseed = seed * 1000 + gi * 100 + k
             text = script(game, gseed, size)
-            ref = run(text, [], game, base / f"{game}-{k}-ref")
+            ref = run(text, [], game, base / f"{game}-{k}-ref", mpy)
             if not ref.finished:
                 tally.problems.append(
                     f"{game} seed {gseed}: the reference run failed: {ref.stderr[-300:]}"
                 )
             points = choose(game, text, n, rng)
-            got = run(text, points, game, base / f"{game}-{k}")
+            got = run(text, points, game, base / f"{game}-{k}", mpy)
             tally.games += 1
             tally.kills += got.kills
             tally.cut_saves += got.cut_saves

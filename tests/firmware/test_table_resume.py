@@ -277,3 +277,12 @@ def test_the_sense_layers_stocktake_of_the_pile():
     again.emit = out.append
     again.on_pile([("AS", "u1"), ("2S", "u2"), ("KH", "u3")], 0)
     assert [e["card"] for e in out if e["type"] == "card"] == ["KH"]
+
+
+def test_a_game_switch_is_saved_with_its_game_event():
+    flash = scratch("resume")
+    t, w = board(flash)
+    assert t.command({"cmd": "new", "game": "holdem", "seats": 3}) is None
+    t.step()
+    t2, w2 = board(flash)  # a Tock table at power-up, the saved Hold'em game resumed
+    assert t2.about() == {"game": "holdem", "rules": "no-limit", "players": 3}

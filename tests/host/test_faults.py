@@ -56,3 +56,23 @@ def test_power_cut_at_random_points_loses_no_move():
         f"{lost} moves lost, {dup} duplicated, {illegal} illegal reports"
     )
     assert lost == 0 and dup == 0
+
+
+def test_a_reset_with_the_pile_holding_the_decks_last_card_sticks_nothing():
+    """Issue 15's reproducer, as a class: `reset` while the deck's last card still lies on
+    the pile (after the 52nd card, before the pile is gathered), in every deck of a game."""
+    game = generate("classic", 4, 1)
+    lines = game.script.split("\n")
+    cut = [i for i, line in enumerate(lines) if line.startswith("gather")]
+    for i in reversed(cut):
+        lines.insert(i, "reset")
+    script = "\n".join(lines)
+    with tempfile.TemporaryDirectory() as flash:
+        path = f"{flash}/game.table"
+        with open(path, "w") as f:
+            f.write(script)
+        events = play(path, str(HARDWARE), state=f"{flash}/state")
+    moves = [e for e in events if e["type"] == "move"]
+    assert len(cut) >= 5 and len(moves) == len(game.moves)
+    assert all(same(a, b) for a, b in zip(game.moves, moves, strict=True))
+    assert not [e for e in events if e["type"] == "error"]
