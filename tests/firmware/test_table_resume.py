@@ -286,3 +286,18 @@ def test_a_game_switch_is_saved_with_its_game_event():
     t.step()
     t2, w2 = board(flash)  # a Tock table at power-up, the saved Hold'em game resumed
     assert t2.about() == {"game": "holdem", "rules": "no-limit", "players": 3}
+
+
+def test_a_redraw_for_the_button_lays_its_cards_on_the_first_rounds_H1():
+    from games.holdem.tracker import HoldemGame
+
+    g = HoldemGame(lambda ev: None, (), {"seats": 3})
+    g.command({"cmd": "draw"})
+    for c in ("8C", "QD", "QC", "4C"):  # seats 2 and 3 tie on queens; seat 2 redraws 4C
+        g.on_card(c, "u", 0)
+    again = round_trip(g)
+    out = []
+    again.emit = out.append
+    again.on_pile([("8C", "u1"), ("QD", "u2"), ("QC", "u3"), ("4C", "u4"), ("6C", "u5")], 0)
+    # the first round's cards and 4C are the pile; 6C, laid during the outage, is seat 3's
+    assert [(e["card"], e["seat"]) for e in out if e["type"] == "card"] == [("6C", "3")]

@@ -41,6 +41,7 @@ class HoldemGame(Game):
         self.showing = None  # the seat whose hole cards are being laid
         self.drawing = None  # type: list | None  # H1: seats still to lay a card, in order
         self.draws = {}
+        self.drawn = []  # every card of the draw, ties' rounds included: on the reader
 
     # --- what the table asks of a game ------------------------------------------------
 
@@ -83,6 +84,7 @@ class HoldemGame(Game):
             "showing": self.showing,
             "drawing": self.drawing,
             "draws": dict((s, name(c)) for s, c in self.draws.items()),
+            "drawn": [name(c) for c in self.drawn],
             "refused": self.refused,
         }
 
@@ -103,6 +105,7 @@ class HoldemGame(Game):
         self.drawing = state.get("drawing")
         draws = state.get("draws", {})
         self.draws = dict((s, card(draws[s])) for s in draws)
+        self.drawn = [card(c) for c in state.get("drawn", [])]
         self.restored(state)
 
     def step(self, now, settled=True):
@@ -118,11 +121,11 @@ class HoldemGame(Game):
     def _gathered(self):
         """The cards on the reader are gathered for a new deal (hand, draw): until its first
         card, they are what a reset would find there."""
-        self.before = self.seen or list(self.draws.values()) or self.before
-        self.seen, self.draws = [], {}
+        self.before = self.seen or self.drawn or self.before
+        self.seen, self.draws, self.drawn = [], {}, []
 
     def deal(self):  # this hand's cards, or the draw's
-        return [name(c) for c in self.seen + list(self.draws.values())]
+        return [name(c) for c in self.seen + self.drawn]
 
     def last_deal(self):
         return [name(c) for c in self.before]
@@ -180,19 +183,19 @@ class HoldemGame(Game):
             c = card(text)
         except HandError as e:
             return str(e)
-        if c in self.draws.values():
+        if c in self.drawn:
             return "%s was already drawn" % text
         drawing = self.drawing
         assert drawing is not None
         seat = drawing.pop(0)
         self.draws[seat] = c
+        self.drawn.append(c)
         self.emit({"type": "card", "card": text, "seat": seat, "draw": True})
         if drawing:
             return None
         button, tied = first_button(self.draws)
-        if tied:
-            self._gathered()
-            self.drawing = list(tied)
+        if tied:  # the tied seats lay again, on the cards of this round
+            self.drawing, self.draws = list(tied), {}
             self.emit(
                 {
                     "type": "draw",
