@@ -40,6 +40,10 @@ class Game:
     urgent = False  # and it must be saved at the end of this pass, whatever the write rate
     resumed = False  # restored after a reset, not yet said
 
+    def snapshot(self):
+        """The game's state for the host (a game overrides it)."""
+        return {}
+
     def on_sensor(self, bit, level, now):
         pass
 
@@ -75,7 +79,14 @@ class Game:
         self.emit({"type": "enrolled", "card": card, "uid": uid})
 
     def step(self, now, settled=True):
-        pass
+        """Once per scan. A game restored after a reset says so at its first step, with
+        its snapshot (Tock and Weykick say more: they override this)."""
+        self.started(now)
+        if self.resumed:
+            self.resumed = False
+            snap = self.snapshot()
+            snap["type"] = "resumed"
+            self.emit(snap)
 
     # --- the pile found again at power-up ----------------------------------------------
 

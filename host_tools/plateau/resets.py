@@ -41,11 +41,10 @@ import tty
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from plateau import HARDWARE
 from plateau.build import BUILD, build
 from plateau.hostlink import HostLink, LinkError
 from plateau.logger import Logger, read_log
-from plateau.sim import SIM_HEAP, micropython
+from plateau.sim import command
 
 GAMES = ("tock", "pocha", "holdem", "weykick")
 RUN_TIMEOUT_S = 300.0  # a run longer than this is stuck (a whole Tock game takes ~10 s)
@@ -236,20 +235,7 @@ class Board:
         self.proc: subprocess.Popen | None = None
 
     def start(self) -> None:
-        cmd = [
-            micropython(),
-            "-X",
-            f"heapsize={SIM_HEAP}",
-            "-m",
-            "sim.run",
-            str(self.script),
-            "--hardware",
-            str(HARDWARE),
-            "--state",
-            str(self.flash),
-            "--world",
-            str(self.world),
-        ]
+        cmd = command(self.script, "--state", str(self.flash), "--world", str(self.world))
         env = dict(os.environ, MICROPYPATH=str(self.mpy))
         with open(self.errors, "ab") as err:
             self.proc = subprocess.Popen(

@@ -42,6 +42,27 @@ def micropython() -> str:
     return found
 
 
+def command(
+    script: str | os.PathLike,
+    *args: str,
+    interpreter: str | None = None,
+    heap: str | int | None = None,
+) -> list[str]:
+    """The command line that runs the simulated board on a table script (on `interpreter`,
+    the venv's MicroPython by default, with `heap`, SIM_HEAP by default)."""
+    return [
+        str(Path(interpreter).resolve()) if interpreter else micropython(),
+        "-X",
+        f"heapsize={heap or SIM_HEAP}",
+        "-m",
+        "sim.run",
+        str(script),
+        "--hardware",
+        str(HARDWARE),
+        *args,
+    ]
+
+
 class Firmware:
     """The firmware simulator as a child process on a pty; `port` is what pyserial opens."""
 
@@ -71,17 +92,7 @@ class Firmware:
         os.makedirs(state_dir, exist_ok=True)  # it runs in there (below)
         args = (*args, "--state", state_dir)
         script = str(Path(script).resolve())
-        cmd = [
-            str(Path(interpreter).resolve()) if interpreter else micropython(),
-            "-X",
-            f"heapsize={heap or SIM_HEAP}",
-            "-m",
-            "sim.run",
-            script,
-            "--hardware",
-            str(HARDWARE),
-            *args,
-        ]
+        cmd = command(script, *args, interpreter=interpreter, heap=heap)
         # run in the state folder: the current directory comes first on MicroPython's path,
         # and nothing there must be imported (the firmware's .py sources would compile onto
         # the heap; .mpy files would shadow the frozen modules)

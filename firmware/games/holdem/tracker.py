@@ -108,14 +108,6 @@ class HoldemGame(Game):
         self.drawn = [card(c) for c in state.get("drawn", [])]
         self.restored(state)
 
-    def step(self, now, settled=True):
-        self.started(now)
-        if self.resumed:
-            self.resumed = False
-            snap = self.snapshot()
-            snap["type"] = "resumed"
-            self.emit(snap)
-
     # --- cards from the reader (H8) ---------------------------------------------------
 
     def _gathered(self):

@@ -182,12 +182,7 @@ class PochaGame(Game):
         self.restored(state)
 
     def step(self, now, settled=True):
-        self.started(now)
-        if self.resumed:
-            self.resumed = False
-            snap = self.snapshot()
-            snap["type"] = "resumed"
-            self.emit(snap)
+        super().step(now, settled)
         if self.announce:
             self._announce()
 
