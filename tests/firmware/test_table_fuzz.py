@@ -279,7 +279,9 @@ def fuzz(game, n, seed, squeeze=0):
             )
             again.resume()
             assert again.store.error is None, again.store.error
-            assert link2.seq == link.seq - link.unsent() and link2.boot == link.boot
+            # every event sent is on flash (one kept, not yet sent for lack of heap, may be)
+            assert link.seq - link.unsent() <= link2.seq <= link.seq
+            assert link2.boot == link.boot
             c["resumed"] += 1
             wire.n = 0
     return c
