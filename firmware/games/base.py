@@ -15,8 +15,9 @@
 # pile within PILE_MS of power-up is taken for that pile: the one case the table cannot
 # tell until the sense layer says which tags were there at power-up. Each card game
 # says which cards make its deals (`deal`, `last_deal`, saved with the game). Which reads
-# are the pile: the sense layer says so when it can (`pile=True`: tags in the field at
-# power-up); otherwise, reads in the first PILE_MS after the game resumed.
+# are the pile: the sense layer says so when it can (`on_pile`: every tag in the field at
+# power-up at once, before any card counts as laid; or `pile=True` on a read); otherwise,
+# reads in the first PILE_MS after the game resumed.
 from micropython import const
 
 from clock import elapsed
