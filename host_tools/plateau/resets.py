@@ -396,6 +396,9 @@ def harness(
             n = min(per_game, left)
             gseed = seed * 1000 + gi * 100 + k
             text = script(game, gseed, size)
+            while game == "pocha" and k == 0 and "# tie-break" not in text:
+                gseed += 1000  # one Pocha game a run ends in a tie-break (1 game in 20 does)
+                text = script(game, gseed, size)
             ref = run(text, [], game, base / f"{game}-{k}-ref", mpy)
             if not ref.finished:
                 tally.problems.append(
