@@ -59,13 +59,6 @@ class Game:
             {"type": "error", "what": "no-cards", "uid": uid, "why": "this game has no cards"}
         )
 
-    def on_pile(self, cards, now):
-        """The cards lying on the reader at power-up (a pile left by a reset or a power
-        cut), read all at once before any card counts as laid: [(card or None, uid hex)].
-        Said as a `pile` event; a game that keeps its own memory of cards may check it."""
-        known = [c for c, _ in cards if c is not None]
-        self.emit({"type": "pile", "cards": known, "unknown": len(cards) - len(known)})
-
     def unknown_tag(self, uid):
         self.emit(
             {

@@ -223,7 +223,7 @@ class Wire:
             self.count(b'"type":"answer"'),
             self.count(b'"ok":true'),
             self.count(b"short of memory"),
-            self.count(b"internal error"),
+            self.count(b"the firmware failed"),
         )
         self.n = 0
         return got

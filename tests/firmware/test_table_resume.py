@@ -240,6 +240,9 @@ def test_a_refused_card_laid_again_at_once_is_read_again():
     from sense.cards import CardReads
 
     class Reader:
+        power_ups = 0  # the field never restarts here: every read is a card laid
+        quiet = 0
+
         def __init__(self):
             self.uids = [b"\x04\x01\x02\x03", None, b"\x04\x01\x02\x03"]
 
@@ -250,10 +253,10 @@ def test_a_refused_card_laid_again_at_once_is_read_again():
             return self.uids.pop(0) if self.uids else None
 
     reads = CardReads(Reader(), {"04010203": "es:5O"})
-    assert reads.poll(0)[0] == "es:5O"
+    assert reads.poll(0)[1] == "es:5O"
     assert reads.poll(100) is None
     reads.forget()  # the game refused it (played before the bids were in)
-    assert reads.poll(200)[0] == "es:5O"  # within the re-read window, and read
+    assert reads.poll(200)[1] == "es:5O"  # within the re-read window, and read
 
 
 def test_the_sense_layers_stocktake_of_the_pile():
