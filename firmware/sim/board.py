@@ -173,13 +173,27 @@ class SimBoard:
 
     # the physical table as it stands, for a simulator restarted after kill -9 (sim/world.py)
 
-    def physical(self):
-        return {
-            "magnets": [i for i in range(len(self.names)) if self.sensors.present(i)],
-            "tags": self.pile(),
-            "dealt": self._dealt,
-            "goals": [self.goal_pins[g].value() for g in ("A", "B")],
-        }
+    def write_physical(self, f):
+        """The table as JSON into the open file `f`, a piece at a time (the simulator's
+        heap is tight: a deck's pile in one string would not fit)."""
+        f.write(
+            '{"dealt":%d,"goals":[%d,%d],"magnets":['
+            % (self._dealt, self.goal_pins["A"].value(), self.goal_pins["B"].value())
+        )
+        sep = ""
+        for i in range(len(self.names)):
+            if self.sensors.present(i):
+                f.write("%s%d" % (sep, i))
+                sep = ","
+        f.write('],"tags":[')
+        sep = ""
+        for t in self.reader_chip.tags:
+            f.write(sep + '"')
+            for b in t.uid:
+                f.write("%02X" % b)
+            f.write('"')
+            sep = ","
+        f.write("]}")
 
     def set_physical(self, d):
         now = self.clock.ticks_ms()

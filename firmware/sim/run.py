@@ -3,7 +3,8 @@
 # `plateau sim` runs it). Never deployed to a board.
 #
 #   MICROPYPATH=build/mpy micropython -X heapsize=64k -m sim.run SCRIPT [--realtime]
-#       [--speed K] [--wait-host] [--boot HEX] [--journal FILE] [--ring BYTES]
+#       [--speed K] [--wait-host] [--linger] [--boot HEX] [--journal FILE] [--ring BYTES]
+#       [--flash-ms MS]
 #       [--state DIR] [--world FILE]
 #   (run from firmware/; `plateau sim`, `plateau chaos` and `plateau resets` do all this;
 #   --state is the simulated flash, --world the physical table kept across kill -9:
@@ -62,6 +63,7 @@ class Sim:
         self.pace = DEFAULT_PACE_MS
         self.bye = False
         self.hosted = False
+        self.linger = False  # at the script's end the board stays on (--linger): see run()
         self.boots = 0
         self.world = world  # sim/world.py: the table and the script line, across kill -9
         self.done_line = 0  # script lines up to this one are done (a restart skips them)
@@ -161,7 +163,7 @@ class Sim:
             # A pty loses what is unread when its master side closes: tell the host the
             # script is over (the newest seq in "at") and give it time to get everything
             # and say bye.
-            if self.hosted:
+            if self.hosted or self.linger:  # a board stays on: the host may still be asking
                 self.wait_host(lambda: self.bye, HOST_WAIT_MS, {"type": "sim_end"})
             else:
                 self.link.tell({"type": "sim_end"})
@@ -318,6 +320,29 @@ def play(path, hw_dir, boot="00000000", state=None):
     return t.events()
 
 
+def slow_flash(ms):
+    """Flash that takes time to write, as a board's does (a LittleFS program and erase takes
+    milliseconds): each file written is renamed into place `ms` of real time after, so a
+    reset harness can cut a save in the middle. The simulator's stand-in, never deployed."""
+    import os
+    import time
+
+    import store
+
+    class SlowOs:
+        def rename(self, a, b):
+            time.sleep_ms(ms)
+            os.rename(a, b)
+
+        def remove(self, path):
+            os.remove(path)
+
+        def mkdir(self, path):
+            os.mkdir(path)
+
+    store.os = SlowOs()  # type: ignore
+
+
 def option(argv, name, default=None):
     return argv[argv.index(name) + 1] if name in argv else default
 
@@ -368,6 +393,10 @@ def main(argv):
         world,
     )
     sim.transport.table_mode()  # from here a 0x03 on the wire is data (P5)
+    sim.linger = "--linger" in argv
+    flash_ms = option(argv, "--flash-ms")
+    if flash_ms:
+        slow_flash(int(flash_ms))
     if "--wait-host" in argv:
         sim.hosted = True
         sim.wait_host(lambda: sim.link.hellos, HOST_WAIT_MS)

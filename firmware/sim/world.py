@@ -27,5 +27,7 @@ class World:
 
     def save(self, line, board):
         with open(self.tmp, "w") as f:
-            f.write(json.dumps({"line": line, "board": board.physical()}))
+            f.write('{"line":%d,"board":' % line)
+            board.write_physical(f)
+            f.write("}")
         os.rename(self.tmp, self.path)

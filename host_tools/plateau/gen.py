@@ -368,15 +368,21 @@ class HoldemSession:
 
 
 def generate_holdem(
-    seats: int = 6, hands: int = 50, seed: int = 0, stacks: int = 200, pace: int = 100
+    seats: int = 6,
+    hands: int = 50,
+    seed: int = 0,
+    stacks: int = 200,
+    pace: int = 100,
+    draw: bool = False,
 ) -> HoldemSession:
     """Whole random no-limit Hold'em hands as a table script, blinds 1/2: bets sent as the
     host sends them, community cards laid when the betting has turned them, hole cards
     laid at showdown in the order the table asks (from the left of the button). Seats go
     all in often, so hands end with side pots; when one seat has every chip, `send new`
     starts a fresh table. Played with the rules core's betting (games.holdem.betting), as
-    `generate` plays Tock with the Tock rules core."""
-    from games.holdem.betting import Hand, Refused, next_button
+    `generate` plays Tock with the Tock rules core. `draw`: the first button is drawn for
+    (H1: a card per seat, ties draw again) rather than given by the table line."""
+    from games.holdem.betting import Hand, Refused, first_button, next_button
     from games.holdem.hands import name
 
     rng = random.Random(seed)
@@ -390,14 +396,24 @@ def generate_holdem(
     session = HoldemSession(script="")
     chips = {s: stacks for s in names}
     button = None
+    if draw:
+        lines.append("send draw")
+        drawing, pack = list(names), rng.sample(deck, len(deck))
+        while button is None:
+            draws = {s: pack.pop() for s in drawing}
+            lines += [f"card {name(draws[s])}" for s in drawing]
+            button, drawing = first_button(draws)
+        lines.append("gather  # the draw's cards are taken back")
     while len(session.hands) < hands:
         if sum(1 for s in names if chips[s] > 0) < 2:
             lines.append(f"send new seats={seats} stacks={stacks} blinds=1/2 button=1")
             chips = {s: stacks for s in names}
             button = None
             session.tables += 1
-        button = "1" if button is None else next_button(names, chips, button)
+        if session.hands or button is None:
+            button = "1" if button is None else next_button(names, chips, button)
         hand = Hand(names, chips, button, "no-limit", 1, 2)
+        lines.append(f"# hand {len(session.hands) + 1}")
         lines.append("send hand")
         cards = rng.sample(deck, 5 + 2 * seats)
         board, hole = cards[:5], {s: cards[5 + 2 * i : 7 + 2 * i] for i, s in enumerate(names)}
@@ -423,6 +439,7 @@ def generate_holdem(
                 laid += 1
         pots = []
         if not hand.over:  # showdown: the seats still in show, from the left of the button
+            lines.append("# showdown")
             for s in hand.live():
                 lines.append(f"card {name(hole[s][0])}")
                 lines.append(f"card {name(hole[s][1])}")

@@ -35,19 +35,27 @@ import signal
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 import tty
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from plateau.build import BUILD, build
-from plateau.hostlink import HostLink, LinkError
-from plateau.logger import Logger, read_log
+from plateau.logger import read_log
 from plateau.sim import command
 
 GAMES = ("tock", "pocha", "holdem", "weykick")
-RUN_TIMEOUT_S = 300.0  # a run longer than this is stuck (a whole Tock game takes ~10 s)
+RUN_TIMEOUT_S = 600.0  # a run longer than this is stuck (a whole Tock game takes ~40 s)
+# A killed run's table time goes at most SPEED times real time: the host's own timing (it
+# asks again 0.25 s, 0.5 s, then every second after a hole) is real time, and a board that
+# restarts keeps its last 32 events. Unpaced, the simulator can emit hundreds of events in
+# the 0.25 s before the host asks, and resets come 0.1 s apart: no table does that.
+SPEED = 25
+# And a board that was reset takes this long to start again (an ESP32 boots in a second or
+# two): the host meanwhile reads what the killed board wrote and asks for what it misses.
+BOOT_S = 0.5
+FLASH_MS = 3  # a save takes this long to land (the simulator's slow flash): kills cut some
+RESYNC_S = 10.0  # the longest the harness waits for the host to catch up after a restart
 
 # What each game's events must agree on, killed or not: the plays and their outcome
 # (timings, the board's clock and link messages aside).
@@ -126,8 +134,9 @@ def script(game: str, seed: int, size: str = "full") -> str:
         players = (3, 4, 5)[seed % 3]
         return generate_pocha(players, 40, "short" if short else "default", seed).script
     if game == "holdem":
-        return generate_holdem(2 + seed % 3, seed, hands=4 if short else 10).script
-    return generate_weykick(seed, target=2 if short else 3, best_of=3).script
+        seats = 2 + seed % 3
+        return generate_holdem(seats, 4 if short else 10, seed, stacks=100, draw=True).script
+    return generate_weykick(seed, best_of=3, first_to=2 if short else 3).script
 
 
 def places(game: str, text: str) -> dict[str, list[int]]:
@@ -179,12 +188,13 @@ def places(game: str, text: str) -> dict[str, list[int]]:
                 add("ball in a goal", n)
             elif verb == "clear":
                 add("ball just taken out", n)
-            elif raw.startswith("send new"):
+            elif raw.startswith("button new"):
                 add("next match", n)
         if inside and verb in ("card", "move", "lift", "place", "send", "wait", "gather"):
             add(inside, n)
     if game == "pocha":  # the game over: its last lines (the final wait)
         out["after the game ended"] = out["any"][-2:]
+    out["mid-save"] = out["any"]  # the kill waits there for a save under way (see run)
     return out
 
 
@@ -198,13 +208,20 @@ def choose(game: str, text: str, kills: int, rng: random.Random) -> list[tuple[i
         kind = special[i % len(special)] if special and i % 2 == 0 else "any"
         # aimed at a short stretch (a Jack swap is 4 actions), the kill follows closely
         delays = (0, 0, 0.0005, 0.001) if kind != "any" else (0, 0.0005, 0.001, 0.003, 0.01)
-        points.append((rng.choice(where[kind]), rng.choice(delays)))
+        # mid-save: the kill comes as soon as a file being saved shows on the flash
+        points.append(
+            (rng.choice(where[kind]), SAVING if kind == "mid-save" else rng.choice(delays))
+        )
     return sorted(points)
 
 
 def kind_of(game: str, text: str, line: int) -> list[str]:
     """The places a script line belongs to (to say where the kills landed)."""
-    return sorted(k for k, ns in places(game, text).items() if line in ns and k != "any")
+    skip = ("any", "mid-save")  # mid-save is said by what the kill left on the flash
+    return sorted(k for k, ns in places(game, text).items() if line in ns and k not in skip)
+
+
+SAVING = -1.0  # a kill point's delay meaning: at the next save under way
 
 
 # --- one run: the firmware, killed and started again, and a host logging it ------------
@@ -217,6 +234,9 @@ class Run:
     cut_saves: int = 0  # kills that left a save cut short on the flash
     landed: dict[str, int] = field(default_factory=dict)  # where the kills landed
     finished: bool = False  # the simulator played the script to its end
+    resync_max: float = 0.0  # longest real time from a restart to the host having caught up
+    resync_late: int = 0  # restarts after which the host had not caught up within RESYNC_S
+    late: list[str] = field(default_factory=list)
     stderr: str = ""
 
 
@@ -225,7 +245,7 @@ class Board:
     go (kill -9, restart); the pty stays, as a USB-serial bridge stays when the ESP32 under
     it resets."""
 
-    def __init__(self, script_path: Path, work: Path, mpy: Path = BUILD):
+    def __init__(self, script_path: Path, work: Path, mpy: Path = BUILD, speed: int = 0):
         self.master, self.slave = os.openpty()
         tty.setraw(self.slave)
         self.port = os.ttyname(self.slave)
@@ -234,10 +254,14 @@ class Board:
         self.world = work / "world.json"
         self.errors = work / "stderr.txt"
         self.mpy = mpy  # the compiled firmware
+        self.speed = speed  # table time at most this many times real time (0: as fast as it can)
         self.proc: subprocess.Popen | None = None
 
     def start(self) -> None:
-        cmd = command(self.script, "--state", str(self.flash), "--world", str(self.world))
+        paced = ["--speed", str(self.speed), "--flash-ms", str(FLASH_MS)] if self.speed else []
+        cmd = command(
+            self.script, "--state", str(self.flash), "--world", str(self.world), "--linger", *paced
+        )
         env = dict(os.environ, MICROPYPATH=str(self.mpy))
         with open(self.errors, "ab") as err:
             self.proc = subprocess.Popen(
@@ -256,6 +280,9 @@ class Board:
         self.proc.send_signal(signal.SIGKILL)
         self.proc.wait()
 
+    def saving(self) -> bool:
+        return any((self.flash / n).exists() for n in ("state.tmp", "events.log.tmp"))
+
     def cut_save(self) -> bool:
         return any((self.flash / n).exists() for n in ("state.tmp", "events.log.tmp"))
 
@@ -266,40 +293,46 @@ class Board:
         os.close(self.slave)
 
 
-def host(board: Board, log: Path, stop: threading.Event, ended: threading.Event) -> None:
-    """A host logging the table as `plateau log` does: reconnects by itself when the link
-    goes silent, asks for what it missed, writes each event once."""
-    link = HostLink(board.port)
-    logger = Logger(log)
+def logger(board: Board, work: Path) -> subprocess.Popen:
+    """The host: `plateau log` on the pty, as a person runs it (it reconnects by itself,
+    asks for what it missed, writes each event once)."""
+    with open(work / "logger.txt", "ab") as out:
+        return subprocess.Popen(
+            [sys.executable, "-m", "plateau", "log", "--port", board.port, "--json"]
+            + ["--log", str(work / "log.jsonl"), "--db", str(work / "games.sqlite")],
+            stdout=subprocess.DEVNULL,
+            stderr=out,
+        )
+
+
+def last_number(flash: Path) -> tuple[str | None, int]:
+    """(boot, seq) of the last event the board numbered and kept, from its flash."""
     try:
-        while not stop.is_set():
-            try:
-                link.open()
-                for ev in link.events():
-                    if ev["type"] == "sim_end":
-                        ended.set()
-                        return
-                    logger.write(ev, link.raw)
-                    if stop.is_set():
-                        return
-            except LinkError:
-                link.close()
-                time.sleep(0.2)
-    finally:
-        link.close()
-        logger.close()
+        state = json.loads((flash / "state.json").read_text())["state"]["link"]
+        return state["boot"], state["seq"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None, 0
+
+
+def logged(log: Path, boot: str | None, seq: int) -> bool:
+    """Whether the log holds event `seq` of `boot` (or the gap that says it is gone)."""
+    if seq <= 0:
+        return True  # nothing numbered yet
+    for _, ev, *_ in read_log(log) if log.exists() else ():
+        if ev and ev.get("boot") == boot:
+            if ev.get("seq") == seq or ev.get("type") == "gap" and ev.get("to", 0) >= seq:
+                return True
+    return False
 
 
 def run(text: str, kills: list[tuple[int, float]], game: str, work: Path, mpy: Path = BUILD) -> Run:
     work.mkdir(parents=True, exist_ok=True)
     path = work / "game.table"
     path.write_text(text)
-    board = Board(path, work, mpy)
+    board = Board(path, work, mpy, SPEED if kills else 0)
     log = work / "log.jsonl"
-    stop, ended = threading.Event(), threading.Event()
     result = Run()
-    listener = threading.Thread(target=host, args=(board, log, stop, ended), daemon=True)
-    listener.start()
+    host = logger(board, work)
     deadline = time.monotonic() + RUN_TIMEOUT_S
     try:
         board.start()
@@ -311,23 +344,54 @@ def run(text: str, kills: list[tuple[int, float]], game: str, work: Path, mpy: P
                 time.sleep(0.0005)
             if board.proc.poll() is not None or time.monotonic() > deadline:
                 break  # the script is over (or stuck): no more kills
-            time.sleep(delay)
+            if delay == SAVING:
+                until = time.monotonic() + 5
+                while not board.saving() and time.monotonic() < until:
+                    time.sleep(0.0002)
+            else:
+                time.sleep(delay)
             board.kill()
             result.kills += 1
-            result.cut_saves += board.cut_save()
-            for k in kind_of(game, text, board.line()) or ["elsewhere"]:
+            cut = board.cut_save()
+            result.cut_saves += cut
+            for k in kind_of(game, text, board.line()) + ["mid-save"] * cut or ["elsewhere"]:
                 result.landed[k] = result.landed.get(k, 0) + 1
+            kept = last_number(board.flash)  # what the board will take up
+            time.sleep(BOOT_S)
             board.start()
-        while board.proc.poll() is None and time.monotonic() < deadline:
+            # the next reset comes once the host has what the board had when it went down
+            # (resets are seconds apart at a table; the host asks again in real time)
+            t0 = time.monotonic()
+            while time.monotonic() < min(deadline, t0 + RESYNC_S) and not logged(log, *kept):
+                time.sleep(0.02)
+            took = time.monotonic() - t0
+            result.resync_max = max(result.resync_max, took)
+            if took >= RESYNC_S:
+                result.resync_late += 1
+                result.late.append(f"the host lacked {kept} {took:.0f} s after a restart")
+        # the script played to its end (the board stays on, as a board does: --linger)
+        last = places(game, text)["any"][-1]
+        while board.line() < last and board.proc.poll() is None:
+            if time.monotonic() > deadline:
+                break
             time.sleep(0.05)
-        result.finished = board.proc.poll() == 0
-        ended.wait(timeout=max(1.0, min(15.0, deadline - time.monotonic())))
+        result.finished = board.line() >= last
+        # the host has the board's last event, or says it is gone (or it never comes)
+        end = min(deadline, time.monotonic() + 30)
+        while time.monotonic() < end:
+            boot, seq = last_number(board.flash)
+            if logged(log, boot, seq):
+                break
+            time.sleep(0.1)
     finally:
-        stop.set()
-        listener.join(timeout=10)
+        host.send_signal(signal.SIGTERM)  # plateau log ends as on Ctrl-C
+        try:
+            host.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            host.kill()
         board.close()
     result.stderr = board.errors.read_text(errors="replace") if board.errors.exists() else ""
-    result.events = [ev for _, ev, *_ in read_log(log) if ev is not None]
+    result.events = [ev for _, ev, *_ in read_log(log) if ev is not None] if log.exists() else []
     return result
 
 
@@ -343,9 +407,13 @@ class Tally:
     lost: int = 0  # plays of the reference missing from the killed run's log
     doubled: int = 0  # plays in the killed run's log that the reference does not have
     logged_twice: int = 0  # numbered events in the log twice
-    holes: int = 0  # numbers missing from the log's numbering
+    holes: int = 0  # numbers missing from the log's numbering, no gap line saying so
+    gapped: int = 0  # numbers the log says are gone (gap lines)
+    bad: int = 0  # numbered events the host logged as bad
     different_end: int = 0
     plays: int = 0
+    resync_max: float = 0.0
+    resync_late: int = 0
     landed: dict[str, int] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)
 
@@ -362,9 +430,20 @@ def compare(game: str, ref: list[dict], got: Run, tally: Tally, name: str) -> No
             tally.problems.append(f"{name}: {op} {a[i1:i2][:2]} -> {b[j1:j2][:2]}")
     numbered = [(e.get("boot"), e["seq"]) for e in got.events if isinstance(e.get("seq"), int)]
     tally.logged_twice += len(numbered) - len(set(numbered))
+    tally.bad += sum(1 for e in got.events if e.get("type") == "bad")
+    gone: set[tuple] = set()
+    for e in got.events:
+        if (
+            e.get("type") == "gap"
+            and isinstance(e.get("from"), int)
+            and isinstance(e.get("to"), int)
+        ):
+            tally.gapped += e["to"] - e["from"] + 1
+            gone.update((e.get("boot"), s) for s in range(e["from"], e["to"] + 1))
     for boot in {bt for bt, _ in numbered}:
-        seqs = sorted({s for bt, s in numbered if bt == boot})
-        tally.holes += seqs[-1] - seqs[0] + 1 - len(seqs)
+        seqs = {s for bt, s in numbered if bt == boot} | {s for bt, s in gone if bt == boot}
+        tally.holes += max(seqs) - min(seqs) + 1 - len(seqs)
+    tally.problems += [f"{name}: {w}" for w in got.late]
     end_ref, end_got = outcome(game, ref), outcome(game, got.events)
     if not got.finished or end_got is None and end_ref is not None:
         tally.stuck += 1
@@ -411,6 +490,8 @@ def harness(
             tally.games += 1
             tally.kills += got.kills
             tally.cut_saves += got.cut_saves
+            tally.resync_max = max(tally.resync_max, got.resync_max)
+            tally.resync_late += got.resync_late
             for where, c in got.landed.items():
                 tally.landed[where] = tally.landed.get(where, 0) + c
             compare(game, ref.events, got, tally, f"{game} seed {gseed}")
@@ -425,8 +506,10 @@ def report(t: Tally) -> str:
     return (
         f"resets: {t.kills} kill -9 over {t.games} games ({t.plays} plays), {t.cut_saves} cut "
         f"a save short: {t.stuck} stuck, {t.lost} plays lost, {t.doubled} doubled, "
-        f"{t.logged_twice} events logged twice, {t.holes} holes in the numbering, "
-        f"{t.different_end} ended otherwise; kills landed: {where}"
+        f"{t.logged_twice} events logged twice, {t.gapped} gapped, {t.bad} bad, {t.holes} holes "
+        f"in the numbering, {t.different_end} ended otherwise; the host caught up within "
+        f"{t.resync_max:.1f} s of every restart ({t.resync_late} later than {RESYNC_S:.0f} s); "
+        f"kills landed: {where}"
     )
 
 
@@ -457,6 +540,7 @@ def main(argv: list[str] | None = None) -> int:
     for line in t.problems:
         print("  " + line)
     bad_run = t.stuck or t.lost or t.doubled or t.logged_twice or t.holes or t.different_end
+    bad_run = bad_run or t.gapped or t.bad or t.resync_late
     return 1 if bad_run else 0
 
 
