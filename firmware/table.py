@@ -10,7 +10,6 @@ from clock import TICKS_MAX, elapsed
 
 SCAN_MS = const(5)  # 200 scans a second, start to start: see firmware/sense for why
 ERROR_MS = const(1000)  # a step that keeps failing is reported at most once a second
-ONCE = const(8)  # ids of the last commands done, kept with the game (see command)
 # The loop places MicroPython's collections itself (see Table._step). CPython, running the
 # same table in the host's tests, frees by reference counts: a full collection there is
 # only slow.
@@ -51,7 +50,6 @@ class Table:
         self.watchdog = watchdog  # machine.WDT on a board: fed every pass
         self._collect = False  # collect the garbage at the end of this pass
         self._busy = False  # a sensor was mid-change at the last pass
-        self.done = []  # text ids of the last commands done: sent again, not done twice
         self.game = game
         self.running = True
         self.failures = 0  # steps and commands that raised (reported as `error` events)
@@ -75,11 +73,11 @@ class Table:
     def command(self, cmd):
         """A host command other than hello/snapshot: None when done, else why refused.
         Every argument is typed and checked first (link/commands.py); nothing changes on a
-        refusal. A command with a text id is done once: sent again after a reset (its answer
-        lost), it is answered without being done twice. Whatever a command holds, the board
+        refusal. (A command sent again with its id is answered by the link, not done twice:
+        link/link.py; its memory is saved with the game.) Whatever a command holds, the board
         answers it and goes on (short of memory, or a check missing: refused)."""
         try:
-            return self._once(cmd)
+            return self._checked(cmd)
         except MemoryError:
             gc.collect()
             return "the board is short of memory: command not done"
@@ -87,7 +85,7 @@ class Table:
             self.failed(e)
             return "the firmware failed on this command (%s: %s)" % (type(e).__name__, e)
 
-    def _once(self, cmd):
+    def _checked(self, cmd):
         from link.commands import typed
 
         game = self.game
@@ -95,16 +93,11 @@ class Table:
             cmd = typed(cmd, self.about().get("game"), game.settings if game else None)
         except ValueError as e:  # SettingsError: what is wrong, in words
             return str(e)
-        cid = cmd.get("id")
-        if isinstance(cid, str) and cid in self.done:
-            return None
         if game:  # cards laid before the command come before it
             game.settle_pile(self.clock.ticks_ms())
         why = self._command(cmd)
-        if why is None and isinstance(cid, str):
-            self.done.append(cid)
-            del self.done[:-ONCE]
-            self._changed()
+        if why is None:
+            self._changed()  # saved this pass, with the link's memory of the answer
         return why
 
     def _command(self, cmd):
@@ -211,7 +204,7 @@ class Table:
 
     def save(self, first=None):
         """On flash: the link's events from `first` on (link.Link.flush calls this before
-        they go on the wire), then the game, the link's numbering and the commands done.
+        they go on the wire), then the game and the link's numbering and answers.
         False when they could not be kept for lack of heap: the events wait for the next
         pass. A flash that refuses (full, worn) is reported, and the game goes on."""
         store = self.store
@@ -223,7 +216,6 @@ class Table:
         try:
             ok = first is None or store.keep(link.boot, link.ring, first, link.seq)
             state = {"game": game.state() if game else None, "link": link.keep()}
-            state["done"] = self.done
             ok = ok and store.save(state, self.clock.ticks_ms())
         except MemoryError:
             gc.collect()
@@ -249,9 +241,6 @@ class Table:
                 seq = kept.get("seq")
                 events = self.store.kept(kept["boot"], seq) if isinstance(seq, int) else []
                 self.link.restore(kept, events)
-            done = saved.get("done")
-            if isinstance(done, list):
-                self.done = [d for d in done if isinstance(d, str)][-ONCE:]
             if saved.get("game") and self.game:
                 self._resume_game(saved["game"])
         if self.store.error:
