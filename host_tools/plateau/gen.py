@@ -312,14 +312,18 @@ class WeykickSeries:
 
 
 def generate_weykick(
-    seed: int = 0, best_of: int = 5, first_to: int = 10, pace: int = 100
+    seed: int = 0, best_of: int = 5, first_to: int = 10, pace: int = 100, buttons: bool = True
 ) -> WeykickSeries:
     """A whole random Weykick series as a table script: each goal a ball in a goal, seen a
     while and cleared; now and then a blip in an empty goal (noise, never a goal), a ball
     that rattles in the goal (one goal all the same), a goal taken back with the undo
     button and scored again; `button new` between matches. The expected result is kept by
-    plain counting, not by the firmware's rules."""
+    plain counting, not by the firmware's rules. `buttons=False`: undo and new are sent by
+    the host instead (`send undo`, `send new`): a board that was off when a button was
+    pressed never saw it, while a host's command is sent again until answered (the reset
+    harness's series)."""
     rng = random.Random(seed)
+    press = "button" if buttons else "send"
     lines = [
         f"# generated: weykick best-of={best_of} first-to={first_to} seed={seed}",
         f"table weykick mode=first-to:{first_to} best-of={best_of} variant=football",
@@ -345,7 +349,7 @@ def generate_weykick(
             lines.append(f"wait {rng.choice([700, 1000, 2000])}")
             score[side] += 1
             if rng.random() < 0.05 and max(score.values()) < first_to:
-                lines.append("button undo")  # taken back (a ball that was not a goal)
+                lines.append(f"{press} undo")  # taken back (a ball that was not a goal)
                 lines.append("wait 300")
                 score[side] -= 1
         winner = "A" if score["A"] > score["B"] else "B"
@@ -353,7 +357,7 @@ def generate_weykick(
         series.matches.append({"winner": winner, "score": score})
         lines.append("wait 1000")
         if max(wins.values()) < need:
-            lines.append("button new  # the next match of the series")
+            lines.append(f"{press} new  # the next match of the series")
             lines.append("wait 500")
     series.winner = "A" if wins["A"] > wins["B"] else "B"
     series.script = "\n".join(lines) + "\n"

@@ -136,7 +136,9 @@ def script(game: str, seed: int, size: str = "full") -> str:
     if game == "holdem":
         seats = 2 + seed % 3
         return generate_holdem(seats, 4 if short else 10, seed, stacks=100, draw=True).script
-    return generate_weykick(seed, best_of=3, first_to=2 if short else 3).script
+    # undo and new sent by the host: a button pressed while the board is off is lost (on a
+    # real table too), so a kill there would differ from the run without kills by design
+    return generate_weykick(seed, best_of=3, first_to=2 if short else 3, buttons=False).script
 
 
 def places(game: str, text: str) -> dict[str, list[int]]:
@@ -188,7 +190,7 @@ def places(game: str, text: str) -> dict[str, list[int]]:
                 add("ball in a goal", n)
             elif verb == "clear":
                 add("ball just taken out", n)
-            elif raw.startswith("button new"):
+            elif raw.startswith("send new"):
                 add("next match", n)
         if inside and verb in ("card", "move", "lift", "place", "send", "wait", "gather"):
             add(inside, n)
