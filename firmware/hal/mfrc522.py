@@ -19,6 +19,8 @@
 # Register names and values: MFRC522 datasheet rev 3.9, sections 8-10.
 from micropython import const
 
+from clock import elapsed
+
 _COMMAND = const(0x01)
 _COM_IRQ = const(0x04)
 _ERROR = const(0x06)
@@ -67,9 +69,11 @@ _SELECT = const(5)
 _HALT = const(6)
 
 WAKE_MS = const(150)  # the reference driver's longest wait for PowerDown after a reset
-WAKE_POLLS = const(30)  # the same wait in the scan loop (a poll every 5 ms)
-GIVE_UP_POLLS = const(10)  # an exchange the chip never ends (its timer ends each in 2.5 ms)
-RETRY_POLLS = const(200)  # a chip that does not answer: try a reset again (1 s of scans)
+# The waits below are in milliseconds of the clock, not in polls: the scan loop's period is
+# 5 ms on a board, but a pass can run late (a collection) or, in the simulator, early; a
+# count of polls then gave up on an exchange the chip had not had time to end.
+GIVE_UP_MS = const(50)  # an exchange the chip never ends (its timer ends each in 2.5 ms)
+RETRY_MS = const(1000)  # a chip that does not answer: try a reset again
 # searches in a row that find no tag awake before every tag in the field counts as read: an
 # ATQA lost on the way leaves the tags READY, and the next REQA only sends them back to IDLE
 # without an answer (14443-3 6.3.3: any other command), so two silences can hide a tag
@@ -97,15 +101,17 @@ def crc_a(data, n):
 
 
 class MFRC522:
-    def __init__(self, spi, cs, rst=None, sleep_ms=None):
+    def __init__(self, spi, cs, rst=None, sleep_ms=None, ticks_ms=None):
         self._spi = spi
         self._cs = cs
         self._rst = rst
-        if sleep_ms is None:
+        if sleep_ms is None or ticks_ms is None:
             import time
 
-            sleep_ms = time.sleep_ms
+            sleep_ms = sleep_ms or time.sleep_ms
+            ticks_ms = ticks_ms or time.ticks_ms
         self._sleep_ms = sleep_ms
+        self._ticks_ms = ticks_ms
         self._tx = bytearray(2)
         self._rx = bytearray(2)
         self._buf = bytearray(10)  # a frame to or from a tag: at most 9 bytes
@@ -115,7 +121,7 @@ class MFRC522:
         self._uid_len = 0
         self._level = 0
         self._state = _OFF
-        self._waited = 0
+        self._since = self._ticks_ms()
         self.errors = 0  # exchanges that failed (noise, a tag gone mid-read, bad CRC or BCC)
         self.collisions = 0  # bit collisions resolved (several tags answering at once)
         self.resets = 0  # chip resets after it stopped answering
@@ -168,7 +174,7 @@ class MFRC522:
         else:
             self._write(_COMMAND, _CMD_SOFT_RESET)
         self._state = _WAKE
-        self._waited = 0
+        self._since = self._ticks_ms()
 
     def _configure(self):
         # timer: TAuto, prescaler 0xA9 -> 40 kHz (13.56 MHz / (2 * 169 + 1)), reload 99:
@@ -187,10 +193,14 @@ class MFRC522:
         self.ok = True
         self._state = _IDLE
 
+    def _waited(self):
+        """Milliseconds since the last reset, exchange or give-up."""
+        return elapsed(self._ticks_ms(), self._since)
+
     def _off(self):
         self.ok = False
         self._state = _OFF
-        self._waited = 0
+        self._since = self._ticks_ms()
 
     def _restart(self):
         """The chip stopped answering as it should: reset it (the field goes off with it)."""
@@ -209,7 +219,7 @@ class MFRC522:
             self._write(_FIFO_DATA, buf[i])
         self._write(_COMMAND, _CMD_TRANSCEIVE)
         self._write(_BIT_FRAMING, 0x80 | framing)  # StartSend
-        self._waited = 0
+        self._since = self._ticks_ms()
 
     def _result(self):
         """None while the exchange runs; _SILENT (nobody answered), _GARBLED, _COLLIDED (the
@@ -219,8 +229,7 @@ class MFRC522:
         if not irq & (_IRQ_RX | _IRQ_TIMER | _IRQ_ERR):
             # Transceive never ends by itself (10.3.1.8): IdleIRq here means the chip dropped
             # the command (it reset itself); no IRQ at all for long means it hangs
-            self._waited += 1
-            if irq & _IRQ_IDLE or self._waited >= GIVE_UP_POLLS:
+            if irq & _IRQ_IDLE or self._waited() >= GIVE_UP_MS:
                 self.errors += 1
                 self._restart()
             return None
@@ -272,14 +281,12 @@ class MFRC522:
         halted, else None."""
         state = self._state
         if state == _OFF:
-            self._waited += 1
-            if self._waited >= RETRY_POLLS:
+            if self._waited() >= RETRY_MS:
                 self._restart()
             return None
         if state == _WAKE:
             if self._read(_COMMAND) & _POWER_DOWN:
-                self._waited += 1
-                if self._waited >= WAKE_POLLS:
+                if self._waited() >= WAKE_MS:
                     self._off()
                 return None
             if self._read(_VERSION) not in VERSIONS:

@@ -62,7 +62,11 @@ class SimBoard:
         """The firmware starts: new drivers (the board's RAM is new), set up as hal/board.py
         sets up the real ones; the chips and what lies on them are as they are."""
         reader = MFRC522(
-            self.reader_spi, self.reader_chip.nss, self.reader_chip.nrstpd, self.clock.sleep_ms
+            self.reader_spi,
+            self.reader_chip.nss,
+            self.reader_chip.nrstpd,
+            self.clock.sleep_ms,
+            self.clock.ticks_ms,
         )
         try:
             reader.init()

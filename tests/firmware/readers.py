@@ -25,7 +25,7 @@ def reader(rst=True, baudrate=4000000, mode=0, **kw):
     clock = Clock()
     chip = MFRC522Chip(clock.now_us, **kw)
     bus = SPIBus(baudrate, mode >> 1, mode & 1, (chip,))
-    r = MFRC522(bus, chip.nss, chip.nrstpd if rst else None, clock.sleep_ms)
+    r = MFRC522(bus, chip.nss, chip.nrstpd if rst else None, clock.sleep_ms, clock.ticks_ms)
     return chip, r, clock
 
 

@@ -337,6 +337,40 @@ def test_a_chip_that_hangs_is_reset_and_reads_again():
     assert chip.violations == []
 
 
+def test_the_driver_waits_in_time_whatever_the_poll_rate():
+    # A scan pass can come early (the simulator) or late (a collection): the driver's give-up,
+    # wake and retry waits are milliseconds of its clock, not counts of polls. Polled every
+    # 0.02..7 ms at random (seeded; runs of quick passes included), a working chip is never
+    # given up on nor reset.
+    for seed in range(4):
+        chip, r, clock = ready()
+        g = rng(seed)
+        uids = random_uids(g, 6)
+        lay(chip, uids)
+        got = []
+        for _ in range(6000):
+            clock.us += 20 + g.below(200) if g.below(3) else 100 + g.below(7000)
+            uid = r.poll()
+            if uid is not None:
+                got.append(uid)
+            if len(got) == len(uids) and not r.busy() and r.quiet >= 3:
+                break
+        assert sorted(got) == sorted(uids), seed
+        assert r.resets == 0 and r.ok, (seed, r.errors, r.resets)
+
+
+def test_a_hung_chip_is_given_up_after_its_time_not_after_a_count_of_quick_polls():
+    chip, r, clock = ready()
+    chip.hang()
+    lay(chip, [bytes.fromhex("04A3192261AB80")])
+    for _ in range(300):  # 30 ms of polls every 0.1 ms: under the 50 ms give-up
+        clock.us += 100
+        r.poll()
+    assert r.resets == 0
+    got = read_all(r, clock, 500)
+    assert r.resets == 1 and got == [bytes.fromhex("04A3192261AB80")]
+
+
 def test_a_chip_that_browned_out_is_noticed_and_set_up_again():
     chip, r, clock = ready()
     chip.brownout()  # registers back to reset values: antenna off, timer off
