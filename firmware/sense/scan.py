@@ -104,19 +104,19 @@ class Sense:
             report["reader_resets"] = getattr(r, "resets", 0)
         if self.sensors:
             frame = b.chain.read()
-            n = len(frame)
-            if b.chain.intact:
-                report["chain"] = "ok"
-            else:
-                report["chain"] = (
-                    "the byte after the last register is not the SER level: MISO unplugged "
-                    "or floating, or the chain longer than the sensor map"
-                )
             report["chain_errors"] = self.chain_errors
+            if not b.chain.intact:
+                # not the chain talking (hal/shiftin.py): which sensors see a magnet is unknown,
+                # so none is reported (a floating MISO would otherwise read as an empty board)
+                report["chain"] = (
+                    "the byte after the last register is not 0x00 (its SER level): MISO "
+                    "unplugged or floating, or the chain longer than the sensor map"
+                )
+                return report
+            report["chain"] = "ok"
+            n = len(frame) * 8
             report["sensors_on"] = [
-                b.names[i]
-                for i in range(len(b.names))
-                if frame[i >> 3] >> (i & 7) & 1 and i < n * 8
+                b.names[i] for i in range(min(n, len(b.names))) if frame[i >> 3] >> (i & 7) & 1
             ]
         return report
 

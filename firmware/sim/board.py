@@ -127,6 +127,11 @@ class SimBoard:
     def set(self, name, level):
         self.sensors.set(self.index[name], level, self.clock.ticks_ms())
 
+    def unplug_chain(self, out=True):
+        """The sensor chain's cable pulled out (out=False: put back). A board's pull-up on
+        MISO then reads every bit HIGH, the check byte included."""
+        self.chain_spi.unplugged = out
+
     def glitch(self, name, ms):
         if name in self.goal_pins:  # a goal sensor reads the opposite for `ms`
             pin = self.goal_pins[name]

@@ -42,7 +42,7 @@ def selftest(port: str, baud: int = 115200, timeout: float = 5.0) -> int:
             ok = False
             print(f"sensors that {words}: {' '.join(r[key])}")
     print(f"scan rate: {r.get('scan_hz')} scans/s since power-up (target 200)")
-    if r.get("reader") not in ("ok", "none fitted") or "ok" not in str(r.get("chain", "ok")):
+    if r.get("reader") not in ("ok", "none fitted") or r.get("chain", "ok") != "ok":
         ok = False
     print("selftest: " + ("all good" if ok else "problems above"))
     return 0 if ok else 1
