@@ -2,9 +2,9 @@
 and where each figure comes from. Every number quoted in the docs is in this file once.
 
 A figure's `src` names the document and section it was taken from. Figures marked
-`check=True` were transcribed from memory of the datasheet and could not be re-read in this
-session (no internet here beyond a few look-ups): re-check them against the PDF before
-ordering. None of them has been measured by us."""
+`check=True`, shown with (*), were transcribed from memory of the datasheet and no public text
+confirming them was found in a few look-ups: re-check them against the PDF before ordering.
+None of them has been measured by us."""
 
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ class Figure:
     value: float
     unit: str
     src: str
-    check: bool = False  # True: from memory of the datasheet, not re-read here
+    check: bool = False  # True: from memory of the datasheet, no source found: (*)
 
 
 @dataclass(frozen=True)
@@ -49,8 +49,8 @@ class PartDef:
 
 # --- Hall sensor (chosen in figures.py, "sensor choice") ------------------------------------
 
-# TI DRV5033 (SLIS151), 3-pin TO-92 "LPG": pin 1 VCC, 2 GND, 3 OUT (Pin Configuration and
-# Functions). The SOT-23 "DBZ" version has the same die with OUT on pin 2 and GND on pin 3.
+# TI DRV5033 (SLIS152 s.5 Pin Configuration and Functions, re-read): TO-92 "LPG" pin 1 VCC,
+# 2 GND, 3 OUT; SOT-23 "DBZ" pin 1 VCC, 2 OUT, 3 GND. VCC 2.5 to 38 V.
 HALL = PartDef(
     name="DRV5033",
     ref="U",
@@ -59,7 +59,7 @@ HALL = PartDef(
     maker="Texas Instruments",
     footprint="Package_TO_SOT_THT:TO-92_Inline",
     description="Hall switch, omnipolar, continuous (not duty-cycled), open-drain, 2.5-38 V",
-    datasheet="TI SLIS151 (DRV5033)",
+    datasheet="TI SLIS152 (DRV5033)",
     pins=((1, "VCC", PWRIN), (2, "GND", PWRIN), (3, "OUT", OC)),
     order_note="TO-92 for hand wiring (leads bent so the marked face looks up at the magnet); "
     "DRV5033FAQDBZR is the SOT-23 for a PCB (pin 2 OUT, 3 GND)",

@@ -23,7 +23,7 @@ def test_T9_slide_over_squares_is_one_move_reported_once_settled():
     assert kinds(evs) == ["card", "move"]
     (m,) = of(evs, "move")
     assert m["steps"] == [["R3", "R8"]]
-    assert 120 <= m["settle"] < 250  # reported once the board had been still SETTLE_MS
+    assert 90 <= m["settle"] < 250  # reported once the board had been still SETTLE_MS
 
 
 def test_T13_capture_then_put_back_in_camp():

@@ -23,7 +23,7 @@ from games.tock.rules import (
     parse_square,
 )
 
-SETTLE_MS = const(120)  # quiet time after the last settled edge before the board is read
+SETTLE_MS = const(90)  # quiet time after the last settled edge before the board is read
 ILLEGAL_MS = const(1500)  # a wrong board must stay wrong this long to be reported
 HISTORY = const(4)  # moves that `undo` can take back (each kept position costs heap)
 DECK = const(52)
