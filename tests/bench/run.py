@@ -13,6 +13,7 @@ import argparse
 import datetime
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -141,6 +142,25 @@ def heaps(mp32: str | None, deploy: Path) -> None:
             )
 
 
+def latency(firmware: str, checks: str) -> str:
+    """tests/bench/latency.py, given this run's ESP32 estimates for the slowest rules check
+    and for a move event (when the runs above printed them)."""
+    est = r"\(ESP32 est\. ([\d.]+-[\d.]+) ms\)"
+    args = []
+    for flag, text, line in (
+        ("--check-ms", checks, "worst 7 check with collections counted: "),
+        ("--event-ms", firmware, "link: one move event "),
+    ):
+        m = re.search(re.escape(line) + r"[^\n]*?" + est, text)
+        if m:
+            args += [flag, m.group(1)]
+    done = subprocess.run(
+        [sys.executable, str(BENCH / "latency.py"), *args], capture_output=True, text=True
+    )
+    err = done.stderr.strip().splitlines()
+    return done.stdout.rstrip() + (f"\nlatency.py failed: {err[-1]}" if done.returncode else "")
+
+
 def main() -> None:
     p = argparse.ArgumentParser()
     p.add_argument("--mp32", help="the 32-bit MicroPython with the firmware frozen in")
@@ -160,20 +180,22 @@ def main() -> None:
             "make bench SHARED=...)"
         )
     interp, heap, path = chip
-    say(run_mpy(interp, heap, path, "firmware_mpy"))
+    firmware = run_mpy(interp, heap, path, "firmware_mpy")
+    say(firmware)
     say("## the worst 7 check and the garbage collector")
-    say(
-        run_mpy(
-            interp,
-            heap,
-            path,
-            "chip_mpy",
-            str(OUT / "tock_cases.jsonl"),
-            str(OUT / "tock.table"),
-            str(HARDWARE),
-            str(fresh_state()),
-        )
+    checks = run_mpy(
+        interp,
+        heap,
+        path,
+        "chip_mpy",
+        str(OUT / "tock_cases.jsonl"),
+        str(OUT / "tock.table"),
+        str(HARDWARE),
+        str(fresh_state()),
     )
+    say(checks)
+    say("## move latency (the simulated board's virtual clock, plus the estimates above)")
+    say(latency(firmware, checks))
     # time and bytes allocated, not the heap's size: room for two tables and the records
     say("## the table loop (-X heapsize=256k: its figures are times and bytes allocated)")
     say(run_mpy(interp, "256k", path, "loop_mpy", str(HARDWARE), pipe=True))
