@@ -144,6 +144,9 @@ def latency_lines(s: Sensor) -> list[str]:
         "(`make bench`'s estimate with its share of a garbage collection; a single-pawn card "
         "takes 1.4-4 ms)",
         f"- the move event (JSON, numbered, kept, framed): up to {EVENT_MS:g} ms (`make bench`)",
+        "- not counted: the game and its new events go to flash before the event goes out "
+        "(docs/protocol.md, s.9 Resets): a LittleFS write on the ESP32's flash takes milliseconds, "
+        "an erase tens of them; not measured here, it comes out of the time to spare",
         f"- worst: **{total:g} ms** (target {TARGET_MS:g} ms: "
         f"{'met' if total <= TARGET_MS else 'missed'}, {TARGET_MS - total:g} ms to spare; "
         f"the longest settle that meets it: {settle_for(s):g} ms)",
