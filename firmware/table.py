@@ -141,6 +141,8 @@ class Table:
         about = self.about()
         about["type"] = "game"
         self.link.emit(about)
+        if self.sense:
+            self.sense.held(self.game, self.clock.ticks_ms())
         self._changed()
         return None
 

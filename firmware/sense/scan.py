@@ -93,6 +93,16 @@ class Sense:
                 game.on_goal(names[deb.edges[i]], deb.levels[i], now, deb.started[i])
         self.scans += 1
 
+    def held(self, game, now):
+        """A game loaded while the table runs is told what the goal sensors hold now: the
+        debounce reports changes only, and a ball lying in a goal is not a goal."""
+        deb = self.goals
+        if deb and deb.primed:
+            names = self.board.goals.names()
+            for i in range(len(names)):
+                if deb.stable[i >> 3] >> (i & 7) & 1:
+                    game.on_goal(names[i], 1, now, now)
+
     def selftest(self):
         """What the board can tell about its own hardware (plateau selftest)."""
         b = self.board

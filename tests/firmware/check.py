@@ -29,3 +29,24 @@ def scratch(name):
     path = "/tmp/plateau-%s-%s" % (name, "".join("%02x" % b for b in os.urandom(4)))
     os.mkdir(path)
     return path
+
+
+class Rand:
+    """xorshift32: the same sequence under CPython and MicroPython."""
+
+    def __init__(self, seed):
+        self.x = seed or 1
+
+    def next(self):
+        x = self.x
+        x ^= (x << 13) & 0xFFFFFFFF
+        x ^= x >> 17
+        x ^= (x << 5) & 0xFFFFFFFF
+        self.x = x
+        return x
+
+    def below(self, n):
+        return self.next() % n
+
+    def pick(self, seq):
+        return seq[self.below(len(seq))]

@@ -6,7 +6,7 @@
 # pytest and under MicroPython with an ESP32 heap, where MemoryError is part of the garbage.
 import json
 
-from check import scratch
+from check import Rand, scratch
 
 from clock import VirtualClock
 from link import frame
@@ -19,27 +19,6 @@ GAMES = ("tock", "weykick", "holdem", "pocha")
 MICROPYTHON = __import__("sys").implementation.name == "micropython"
 SQUEEZE = 3000  # bytes of heap left free for the last commands of each game ...
 SQUEEZED = 200  # ... that many
-
-
-class Rand:
-    """xorshift32: the same sequence under CPython and MicroPython."""
-
-    def __init__(self, seed):
-        self.x = seed or 1
-
-    def next(self):
-        x = self.x
-        x ^= (x << 13) & 0xFFFFFFFF
-        x ^= x >> 17
-        x ^= (x << 5) & 0xFFFFFFFF
-        self.x = x
-        return x
-
-    def below(self, n):
-        return self.next() % n
-
-    def pick(self, seq):
-        return seq[self.below(len(seq))]
 
 
 def names():

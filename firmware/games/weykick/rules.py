@@ -1,5 +1,5 @@
-# Weykick scoring (../shared/specs/weykick.md, W1-W7): a match between sides A and B, its
-# modes, undo, pause, and best-of series. Pure: time comes in as `now` (ms), nothing else.
+# Weykick scoring (W1-W7; the project's words: docs/weykick.md): a match between sides A and
+# B, its modes, undo, pause, and best-of series. Pure: time comes in as `now` (ms).
 
 SIDES = "AB"
 
@@ -45,7 +45,6 @@ class Match:
         self.score = {"A": 0, "B": 0}
         self.goals = []  # [(side that scored, match ms)]
         self.clock_ms = 0  # match time played
-        self.running = True
         self.paused = False
         self.half = 1
         self.break_left = 0  # ms of half-time break still to go
@@ -60,6 +59,7 @@ class Match:
             "clock_ms": self.clock_ms,
             "paused": self.paused,
             "half": self.half,
+            "break_left": self.break_left,
             "golden": self.golden,
             "over": self.over,
             "winner": self.winner,
@@ -74,6 +74,7 @@ class Match:
         m.clock_ms = d["clock_ms"]
         m.paused = d["paused"]
         m.half = d["half"]
+        m.break_left = d.get("break_left", 0)
         m.golden = d["golden"]
         m.over = d["over"]
         m.winner = d["winner"]
@@ -82,37 +83,64 @@ class Match:
     def length_ms(self):
         return self.rules["target"] * 60000
 
+    def phase(self):
+        """Why a ball in a goal would not count now ("over", "paused", "break"), or None."""
+        if self.over:
+            return "over"
+        if self.paused:
+            return "paused"
+        if self.break_left:
+            return "break"
+        return None
+
     def advance(self, ms):
-        """Match time passes (not while paused, nor in the half-time break). Returns the
-        events it brings: "half" (half time), "resume" (break over), "end" (time up)."""
+        """Match time passes (not while paused, nor in the half-time break). Returns what it
+        brings, in order: "half" (half time: the break begins), "second_half" (the break is
+        over), "golden" (time up on a tie: golden goal), "end" (time up). A long step is
+        shared out: up to the half in the first half, then the break, then the second half."""
         out = []  # type: list[str]
         if self.over or self.paused:
             return out
-        if self.break_left:
-            self.break_left = max(0, self.break_left - ms)
-            if not self.break_left:
-                out.append("resume")
-            return out
-        self.clock_ms += ms
-        if self.rules["kind"] != "timed" or self.golden:
-            return out
-        if self.rules["halves"] == 2 and self.half == 1 and self.clock_ms >= self.length_ms() // 2:
-            self.half = 2
-            self.break_left = self.rules["break_s"] * 1000
-            out.append("half")
-        if self.clock_ms >= self.length_ms():
-            self.clock_ms = self.length_ms()
-            a, b = self.score["A"], self.score["B"]
-            if a != b:
-                self._end("A" if a > b else "B")
-            elif self.rules["golden_goal"]:
-                self.golden = True  # W4: the next goal wins
-                out.append("golden")
+        r = self.rules
+        while True:
+            if self.break_left:
+                used = min(ms, self.break_left)
+                self.break_left -= used
+                ms -= used
+                if self.break_left:
+                    return out
+                out.append("second_half")
+            if r["kind"] != "timed" or self.golden:
+                self.clock_ms += ms
+                return out
+            first = r["halves"] == 2 and self.half == 1
+            bound = self.length_ms() // 2 if first else self.length_ms()
+            used = min(ms, bound - self.clock_ms)
+            self.clock_ms += used
+            ms -= used
+            if self.clock_ms < bound:
+                return out
+            if first:
+                self.half = 2
+                self.break_left = r["break_s"] * 1000
+                out.append("half")
+                if not self.break_left:
+                    out.append("second_half")
+            elif self._time_up():
+                out.append("end")
                 return out
             else:
-                self._end(None)
-            out.append("end")
-        return out
+                out.append("golden")  # the rest of the step is golden-goal time
+
+    def _time_up(self):
+        """Regular time is over: the higher score wins; a tie is a draw, or golden goal when
+        it is on (W4). True when that ended the match."""
+        a, b = self.score["A"], self.score["B"]
+        if a == b and self.rules["golden_goal"]:
+            self.golden = True
+            return False
+        self._end(None if a == b else "A" if a > b else "B")
+        return True
 
     def goal(self, into):
         """The ball went into goal `into` (W3: a point for the other side). Returns the
@@ -132,16 +160,18 @@ class Match:
         return side
 
     def undo(self):
-        """Takes back the last goal (W5); the match is open again if that goal ended it."""
+        """Takes back the last goal (W5). The match is open again if that goal ended it; a
+        timed match whose time is up is decided again on the corrected score (a win, a
+        draw, or golden goal again). Returns the side whose goal it was, or None."""
         if not self.goals:
             return None
         side, _ = self.goals.pop()
         self.score[side] -= 1
-        if self.over:
-            self.over = False
-            self.winner = None
-            if self.rules["kind"] == "timed" and not self.golden:
-                self.advance(0)  # time was up: decided again on the corrected score
+        self.over = False
+        self.winner = None
+        if self.rules["kind"] == "timed" and self.clock_ms >= self.length_ms():
+            self.golden = False
+            self._time_up()
         return side
 
     def _end(self, winner):
@@ -150,20 +180,19 @@ class Match:
 
 
 class Series:
-    """Best of N matches (W4); N = 1 is a single match."""
+    """Best of N matches (W4), N = 1 being a single match. At most N matches are played: the
+    first side to win more than half of them takes the series; after N matches without that
+    (drawn matches count for neither side), the side with more wins takes it, and equal wins
+    make a drawn series."""
 
     def __init__(self, rules):
         self.rules = rules
+        self._start()
+
+    def _start(self):
         self.wins = {"A": 0, "B": 0}
         self.results = []  # finished matches: (winner, score)
-        self.match = Match(rules, 1)
-
-    def decided(self):
-        need = self.rules["best_of"] // 2 + 1
-        for side in SIDES:
-            if self.wins[side] >= need:
-                return side
-        return None
+        self.match = Match(self.rules, 1)
 
     def standing(self):
         """Matches won by each side, the current match counted if it is over."""
@@ -172,14 +201,30 @@ class Series:
             w[self.match.winner] += 1
         return w
 
-    def finish(self):
-        """Record the match that just ended; start the next one if the series goes on
-        (False: the series is over)."""
+    def over(self):
+        """Whether the series is decided, the current match counted if it is over."""
+        w = self.standing()
+        played = len(self.results) + (1 if self.match.over else 0)
+        return max(w["A"], w["B"]) > self.rules["best_of"] // 2 or played >= self.rules["best_of"]
+
+    def winner(self):
+        """The side ahead in matches won (the series' winner once it is over), or None."""
+        w = self.standing()
+        return None if w["A"] == w["B"] else "A" if w["A"] > w["B"] else "B"
+
+    def next(self):
+        """`new` (W5): the next match when this one is over and the series goes on; this
+        match played again from 0-0 when it was not over (the standing kept); a new series
+        when the series is over. Returns "next", "again" or "series"."""
         m = self.match
+        if not m.over:
+            self.match = Match(self.rules, m.number)
+            return "again"
+        if self.over():
+            self._start()
+            return "series"
         if m.winner:
             self.wins[m.winner] += 1
         self.results.append((m.winner, dict(m.score)))
-        if self.rules["best_of"] > 1 and self.decided() is None:
-            self.match = Match(self.rules, m.number + 1)
-            return True
-        return False
+        self.match = Match(self.rules, m.number + 1)
+        return "next"

@@ -1,13 +1,77 @@
-# Weykick's settings, declared once (checked by games/settings.py): weykick.md W4, W7.
+# Weykick's settings, declared once (checked by games/settings.py): W1, W4, W7, and the
+# project's choices where the rules are silent (docs/weykick.md).
 
 SETTINGS = (
     ("mode", ("mode", (("first-to", 1, 99), ("timed", 1, 120))), "first-to:10"),
-    ("win-by", ("int", 1, 10), 1),
+    ("win-by", ("choice", (1, 2)), 1),  # W4: first-to, optionally by two
     ("halves", ("choice", (1, 2)), 1),
     ("break", ("int", 0, 3600), 0),  # seconds of half-time break
     ("golden-goal", ("choice", ("on", "off")), "off"),
     ("best-of", ("choice", (1, 3, 5)), 1),
     ("variant", ("choice", ("football", "hockey")), "football"),
+    ("players", ("int", 2, 6), 2),  # W1: one to three a side
+    ("side-a", ("text", 40), None),  # the players of side A: side-a=Ana,Luis
+    ("side-b", ("text", 40), None),
 )
 
 COMMANDS = {}  # type: dict[str, tuple]  # Weykick's words are the table's own (new, undo, pause, resume)
+
+TIMED_ONLY = (("halves", 1), ("break", 0), ("golden-goal", "off"))
+SIDE_MAX = 3  # figurines a side on the octagonal table (W1)
+NAME_MAX = 12
+
+
+def team(names):
+    """side-a's text as its players' names (a list); None when it is not 1 to 3 names."""
+    out = names.split(",")
+    if not 1 <= len(out) <= SIDE_MAX:
+        return None
+    for n in out:
+        if not n or len(n) > NAME_MAX or n.strip() != n:
+            return None
+    return out
+
+
+def agree(s):
+    """Settings that are each right but do not go together: why, or None."""
+    timed = s["mode"][:5] == "timed"
+    if timed and s["win-by"] != 1:
+        return "win-by is for first-to matches (a timed match ends on the clock)"
+    if not timed:
+        for name, alone in TIMED_ONLY:
+            if s[name] != alone:
+                return "%s is for timed matches, not %s" % (name, s["mode"])
+    if s["break"] and s["halves"] != 2:
+        return "break is the half-time break: it needs halves=2"
+    sizes = []
+    seen = []
+    for side in ("side-a", "side-b"):
+        if side not in s:
+            continue
+        names = team(s[side])
+        if names is None:
+            return (
+                "%s must be 1 to %d names of at most %d characters, separated by commas "
+                % (
+                    side,
+                    SIDE_MAX,
+                    NAME_MAX,
+                )
+                + "(%s=Ana,Luis)" % side
+            )
+        for n in names:
+            if n in seen:
+                return "%s plays twice (%s)" % (n, side)
+            seen.append(n)
+        sizes.append(len(names))
+    players = s["players"]
+    if len(sizes) == 2 and sum(sizes) != players:
+        return "side-a and side-b name %d players, not players=%d" % (sum(sizes), players)
+    if len(sizes) == 1 and not 1 <= players - sizes[0] <= SIDE_MAX:
+        return "players=%d with %d named on one side leaves %d on the other (1 to %d)" % (
+            players,
+            sizes[0],
+            players - sizes[0],
+            SIDE_MAX,
+        )
+    return None
