@@ -332,7 +332,7 @@ class WeykickGame(Game):
             "game": "weykick",
             "settings": self.settings,
             "match": self.match.number,
-            "series": self.series.wins,
+            "series": dict(self.series.wins),
             "start": start,  # next (match), again (the match not finished), series
         }
         if abandoned:
