@@ -50,6 +50,7 @@ class SimBoard:
         self.goal_pins = {"A": Pin(1), "B": Pin(1)}
         self._release = {}  # button -> time to let go
         self._unglitch = {}  # goal -> time its glitch ends
+        self.ball = {"A": 0, "B": 0}  # the truth: the ball in the goal (the pin may glitch)
         self.registry = hwmap.registry(hw_dir)
         self.uids = {}  # type: dict[str, list[str]]  # card -> UIDs (two jokers: "X")
         for uid in self.registry:
@@ -108,9 +109,8 @@ class SimBoard:
         now = self.clock.ticks_ms()
         for name in list(self._unglitch):
             if now >= self._unglitch[name]:
-                pin = self.goal_pins[name]
-                pin.value(1 - pin.value())
                 del self._unglitch[name]
+                self._goal_pin(name)  # the truth again, whatever the ball did meanwhile
         for name in list(self._release):
             if now >= self._release[name]:
                 self.button_pins[name].value(1)
@@ -134,9 +134,8 @@ class SimBoard:
 
     def glitch(self, name, ms):
         if name in self.goal_pins:  # a goal sensor reads the opposite for `ms`
-            pin = self.goal_pins[name]
-            pin.value(1 - pin.value())
             self._unglitch[name] = self.clock.ticks_ms() + ms
+            self._goal_pin(name)
             return
         i = self.index[name]
         self._glitch[i >> 3] |= 1 << (i & 7)
@@ -173,7 +172,13 @@ class SimBoard:
         self._release[button] = self.clock.ticks_ms() + BUTTON_MS
 
     def goal(self, name, level):
-        self.goal_pins[name].value(0 if level else 1)
+        self.ball[name] = 1 if level else 0
+        self._goal_pin(name)
+
+    def _goal_pin(self, name):
+        """A goal's pin (active low): the ball in or not, the opposite while it glitches."""
+        seen = self.ball[name] ^ (1 if name in self._unglitch else 0)
+        self.goal_pins[name].value(0 if seen else 1)
 
     def gather(self):
         """Every card is taken off the reader (gathered to be shuffled and dealt again)."""
@@ -187,7 +192,7 @@ class SimBoard:
         heap is tight: a deck's pile in one string would not fit)."""
         f.write(
             '{"dealt":%d,"goals":[%d,%d],"magnets":['
-            % (self._dealt, self.goal_pins["A"].value(), self.goal_pins["B"].value())
+            % (self._dealt, 1 - self.ball["A"], 1 - self.ball["B"])  # as pins: 0 = in
         )
         sep = ""
         for i in range(len(self.names)):
@@ -212,8 +217,8 @@ class SimBoard:
         for uid in d["tags"]:  # bottom first, as they lay
             self.reader_chip.lay(bytes.fromhex(uid))
         self._dealt = d["dealt"]
-        self.goal_pins["A"].value(d["goals"][0])
-        self.goal_pins["B"].value(d["goals"][1])
+        self.goal("A", not d["goals"][0])
+        self.goal("B", not d["goals"][1])
 
     def set_position(self, pos):
         """Magnets where a Tock position has pawns: track, home, and the rest in camp."""

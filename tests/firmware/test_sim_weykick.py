@@ -192,3 +192,14 @@ def test_W5_a_button_that_does_nothing_says_why():
     evs = run(HEAD + "button undo\nwait 200\n")
     (e,) = of(evs, "error")
     assert e["what"] == "button" and e["button"] == "undo" and "no goal" in e["why"]
+
+
+def test_W2_a_blip_as_the_ball_moves_ends_on_the_truth():
+    # the simulated sensor reads the opposite of the truth while it glitches, and the truth
+    # after: a ball taken out during a blip is out (two goals), one laid in during a blip
+    # is in once the blip is over (one goal each time, seen from then on)
+    evs = run(
+        HEAD + "pace 0\nball A\nwait 300\nglitch A 15\nclear A\nwait 1000\n"
+        "glitch B 15\nball B\nwait 300\nclear B\nwait 1000\nball A\nwait 300\nclear A\nwait 800\n"
+    )
+    assert goals(evs) == [("A", 0, 1), ("B", 1, 1), ("A", 1, 2)]
