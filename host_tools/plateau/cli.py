@@ -23,6 +23,18 @@ def show(ev: dict) -> str:
     return clean(_show(ev))
 
 
+# Weykick's `ignored` events, in words (docs/weykick.md)
+IGNORED = {
+    "paused": "not counted, the match is paused",
+    "break": "not counted, half-time break",
+    "over": "not counted, the match is over (undo the last goal, or new)",
+    "lockout": "not counted, the goal had not re-armed (a bounce, or too soon after the goal)",
+    "both-goals": "not counted, the other goal's sensor sees a ball too (a second ball? a fault?)",
+    "at-start": "not counted, the ball was in the goal as the game started",
+    "stuck": "its sensor has been on 30 s: a ball left in it, or the sensor stuck on",
+}
+
+
 def _show(ev: dict) -> str:
     kind = ev.get("type", "?")
     rest = {k: v for k, v in ev.items() if k not in ("type", "boot", "seq", "at")}
@@ -44,8 +56,18 @@ def _show(ev: dict) -> str:
         t = rest.get("match_ms", 0) // 1000
         return (
             f"{num} GOAL       in goal {rest['goal']}: side {rest['side']} scores   "
-            f"A {sc.get('A')} - {sc.get('B')} B   ({t // 60}:{t % 60:02d}, ball seen "
-            f"{rest.get('seen_ms')} ms)"
+            f"A {sc.get('A')} - {sc.get('B')} B   ({t // 60}:{t % 60:02d})"
+        )
+    if kind == "ignored" and "why" in rest:  # Weykick: a ball the table did not count
+        why = IGNORED.get(str(rest["why"]), str(rest["why"]))
+        out = f" (out {rest['out_ms']} ms)" if "out_ms" in rest else ""
+        return f"{num} ignored    ball in goal {rest.get('goal')}: {why}{out}"
+    if kind == "withdrawn" and "score" in rest:  # Weykick: undo took back a result
+        sc = rest["score"]
+        return (
+            f"{num} WITHDRAWN  match {rest.get('match')} result (winner"
+            f" {rest.get('winner') or 'none'}, A {sc.get('A')} - {sc.get('B')} B):"
+            " no longer true after undo"
         )
     if kind == "match_end" and "score" in rest:  # Weykick (Pocha's has a ranking)
         sc = rest["score"]
@@ -375,13 +397,16 @@ def cmd_gen(args: argparse.Namespace) -> int:
         print(f"plateau gen: {e}", file=sys.stderr)
         return 2
     args.players = players
+    if not 0 <= args.mess <= 1:
+        print(f"plateau gen: --mess is a share of goals, 0 to 1, not {args.mess}", file=sys.stderr)
+        return 2
     if args.game in ("holdem", "weykick"):
         if args.game == "holdem":
             session = generate_holdem(seats=players, seed=args.seed, pace=args.pace)
             script = session.script
             summary = f"{len(session.hands)} hands, stacks {session.hands[-1]['stacks']}"
         else:
-            series = generate_weykick(seed=args.seed, pace=args.pace)
+            series = generate_weykick(seed=args.seed, pace=args.pace, mess=args.mess)
             script = series.script
             summary = f"{len(series.matches)} matches, winner {series.winner}"
         if args.output:
@@ -565,6 +590,13 @@ def main(argv: list[str] | None = None) -> int:
     g.add_argument("--seed", type=int, default=0)
     g.add_argument("--noise", type=float, default=0.02, help="chance of a sensor glitch per action")
     g.add_argument("--pace", type=int, default=150, help="ms between hand actions")
+    g.add_argument(
+        "--mess",
+        type=float,
+        default=0.0,
+        help="Weykick: share of goals (0-1) followed by a table incident that is no goal"
+        " (docs/weykick.md); the script is then timed to the ms",
+    )
     g.add_argument("-o", "--output", help="file to write (default: stdout)")
     g.set_defaults(func=cmd_gen)
 
