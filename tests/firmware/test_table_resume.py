@@ -313,3 +313,28 @@ def test_a_redraw_for_the_button_lays_its_cards_on_the_first_rounds_H1():
     again.on_pile([("8C", "u1"), ("QD", "u2"), ("QC", "u3"), ("4C", "u4"), ("6C", "u5")], 0)
     # the first round's cards and 4C are the pile; 6C, laid during the outage, is seat 3's
     assert [(e["card"], e["seat"]) for e in out if e["type"] == "card"] == [("6C", "3")]
+
+
+def test_weykick_resumes_a_spent_goal_the_pause_and_the_break_W2_W5():
+    from games.weykick.tracker import WeykickGame
+
+    out = []
+    g = WeykickGame(out.append, (), {"mode": "timed:1", "halves": 2, "break": 20})
+    g.step(0)
+    g.on_goal("A", 1, 100, 80)  # a goal, the ball left in goal A
+    g.step(30100)  # half time: the break
+    assert g.match.break_left
+    again = round_trip(g)
+    got = []
+    again.emit = got.append
+    assert again.match.break_left == g.match.break_left and again.match.half == 2
+    again.on_goal("A", 1, 0, 0)  # the same ball, found at power-up: still spent
+    again.step(0)
+    again.on_goal("A", 0, 2000, 1990)  # taken out: the goal re-arms, said once
+    for t in range(2005, 3000, 5):
+        again.step(t)
+    assert [e["type"] for e in got] == ["resumed", "cleared"]
+    assert got[1]["counted"] and "seen_ms" not in got[1]  # seen since before the reset
+    assert again.command({"cmd": "pause"}) is None
+    paused = round_trip(again)
+    assert paused.match.paused and paused.command({"cmd": "resume"}) is None

@@ -151,6 +151,8 @@ class WeykickGame(Game):
             if was is None or not was[name]:
                 self._spend(g, now, None, False)
                 self._ignored(name, "at-start")
+            elif g.spent_at is None:  # the same ball as before the reset: still spent
+                g.spent_at = now
             return
         if not g.armed:
             g.returns += 1
@@ -238,6 +240,8 @@ class WeykickGame(Game):
                 if g.inn is None:
                     g.out = now
                     g.spent_at = now - LOCKOUT_MS
+                elif g.spent_at is None:
+                    g.spent_at = now
             self._was_in = None
         if self.resumed:
             self.resumed = False
