@@ -132,6 +132,9 @@ SHAPES: dict[str, dict[str, tuple[Any, bool]]] = {
         "seen_ms": (_int, False),
     },
     "match_end": {"winner": (_maybe(_text), False), "score": (_amounts, False)},
+    # Weykick's: a ball not counted, and a result undo took back (docs/weykick.md)
+    "ignored": {"goal": (_text, False), "why": (_text, True), "out_ms": (_int, False)},
+    "withdrawn": {"winner": (_maybe(_text), False), "score": (_amounts, False)},
     # Hold'em's; Pocha's hand_start and hand_end carry other fields
     "hand_start": {"stacks": (_amounts, False), "blinds": (_amounts, False)},
     "action": {"seat": (_text, False), "stack": (_int, False)},

@@ -92,7 +92,8 @@ PLAYS = {
         "goal": ("goal", "side", "score", "match"),
         "undo": ("side", "score", "match"),
         "match_end": ("match", "winner", "score", "series", "series_over"),
-        "game": ("match", "series"),
+        "withdrawn": ("match", "winner", "score"),
+        "game": ("match", "series", "start"),
     },
 }
 OUTCOME = {"tock": "win", "pocha": "match_end", "holdem": "hand_end", "weykick": "match_end"}
