@@ -247,10 +247,12 @@ class Index:
             cur.boot, cur.last_seq = ev.get("boot"), ev["seq"]
             if cur.first_seq is None:
                 cur.first_seq = ev["seq"]
-        if kind == "move":
+        if kind in ("move", "goal"):  # a Weykick match's plays are its goals
             cur.moves += 1
         elif kind in ("win", "match_end"):
             cur.winner = _scalar(ev.get("seat") or ev.get("winner")) or cur.winner
+        elif kind == "withdrawn":  # Weykick: an undo took the result back
+            cur.winner = None
 
     def _start(self, line: int, ev: dict) -> None:
         pos = ev.get("position")

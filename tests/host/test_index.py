@@ -195,3 +195,29 @@ def test_a_second_logger_on_the_same_log_is_refused_and_a_cut_line_is_dropped(tm
         raise AssertionError("two loggers on one log")
     first.close()
     json.loads(log.read_text())
+
+
+def test_index_weykick_matches_their_goals_and_a_withdrawn_result(tmp_path):
+    """Issue 22 (W5): a Weykick match's plays are its goals, and a result an undo took back
+    is not the match's winner (the corrected one is)."""
+    log = tmp_path / "l.jsonl"
+    script = tmp_path / "w.table"
+    script.write_text(
+        "table weykick mode=timed:1\npace 0\nball A\nwait 300\nclear A\nwait 61000\n"
+        "send undo\nwait 300\nsend new\nwait 200\nball B\nwait 300\nclear B\nwait 800\n"
+        "send undo\nwait 300\nsend new\nwait 200\nball A\nwait 300\nclear A\nwait 60000\n"
+    )
+    (tmp_path / "flash").mkdir()
+    evs = play(str(script), str(HARDWARE), state=str(tmp_path / "flash"))
+    log.write_bytes(b"".join(events.dump(e) for e in evs if e["type"] != "heartbeat"))
+    ix = Index(str(tmp_path / "i.sqlite"), log)
+    ix.catch_up()
+    got = [(r[5], r[6], r[8], r[9]) for r in rows(str(tmp_path / "i.sqlite"), log)]
+    ix.close()
+    # match 1: B won on the clock, undo: a draw; match 1 again (after `new`: the series of
+    # one is over) with one goal taken back; then B wins
+    assert got == [
+        ("weykick", "timed:1", 1, None),
+        ("weykick", "timed:1", 1, None),
+        ("weykick", "timed:1", 1, "B"),
+    ], got

@@ -334,6 +334,7 @@ class WeykickGame(Game):
         ev = {
             "type": "game",
             "game": "weykick",
+            "rules": self.settings["mode"],
             "settings": self.settings,
             "match": self.match.number,
             "series": dict(self.series.wins),
