@@ -364,6 +364,8 @@ def generate_weykick(
         o = other(goal)
         if kind == "held" and score[o] + 1 >= first_to:
             kind = "blip"  # its goal would end the match: `new` would then be the next match
+        if kind == "both" and score[o] + 1 >= first_to:
+            kind = "blip"  # likewise: the match would end before its incident
         if kind == "blip":  # noise on a sensor: shorter than the debounce
             add(f"wait {rng.randrange(400, 2000, 5)}", f"glitch {rng.choice('AB')} 15")
         elif kind == "fumble":  # the ball slips back in for a moment as it is taken out
@@ -386,8 +388,7 @@ def generate_weykick(
         else:  # `new` with the ball in a goal: taking it out (a fumble) scores nothing
             add("wait 1000", f"ball {goal}", "wait 300", f"{press} new", "wait 300")
             add(f"clear {goal}", "wait 40", f"ball {goal}", "wait 40", f"clear {goal}")
-            score["A"] = score["B"] = 0
-            score[o] += 1  # ... in the match started again: the goal counted before
+            score["A"] = score["B"] = 0  # the goal counted before was the old match's
         add(f"wait {rng.randrange(1000, 3000, 5)}")
 
     while max(wins.values()) < need:
