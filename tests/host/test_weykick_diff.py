@@ -382,40 +382,54 @@ def timeline(rng, episodes):
     return acts, t + 1000
 
 
+# the fields of each event the reference says too
+KEEP = {
+    "goal": ("goal", "side", "score", "match", "match_ms"),
+    "ignored": ("goal", "why", "match", "match_ms", "out_ms"),
+    "match_end": (
+        "match",
+        "winner",
+        "score",
+        "duration_ms",
+        "series",
+        "series_over",
+        "series_winner",
+        "corrected",
+    ),
+    "golden_goal": ("score",),
+    "undo": ("side", "score", "match"),
+    "withdrawn": ("match", "winner", "score"),
+    "pause": ("match_ms",),
+    "resume": ("match_ms",),
+    "game": ("match", "series", "start", "abandoned"),
+}
+
+
+def streams():
+    return {"play": [], "clock": [], "cleared": [], "stuck": []}
+
+
+def sort_into(got, ev):
+    """One event of the table into its stream (as the reference keeps them)."""
+    kind = ev["type"]
+    if kind in ("half", "second_half"):
+        got["clock"].append(kind)
+    elif kind == "cleared":
+        got["cleared"].append((ev["goal"], ev["returns"], ev["counted"], ev.get("seen_ms")))
+    elif kind == "ignored" and ev["why"] == "stuck":
+        got["stuck"].append(ev["goal"])
+    elif kind in KEEP:
+        got["play"].append({"type": kind, **{k: ev[k] for k in KEEP[kind] if k in ev}})
+    else:
+        got["play"].append({"type": kind})  # one the reference never says: a disagreement
+
+
 def play(settings, acts, end):
     """The same actions through the firmware's tracker, its events sorted into streams."""
-    got = {"play": [], "clock": [], "cleared": [], "stuck": []}
-    keep = {
-        "goal": ("goal", "side", "score", "match", "match_ms"),
-        "ignored": ("goal", "why", "match", "match_ms", "out_ms"),
-        "match_end": (
-            "match",
-            "winner",
-            "score",
-            "duration_ms",
-            "series",
-            "series_over",
-            "series_winner",
-            "corrected",
-        ),
-        "golden_goal": ("score",),
-        "undo": ("side", "score", "match"),
-        "withdrawn": ("match", "winner", "score"),
-        "pause": ("match_ms",),
-        "resume": ("match_ms",),
-        "game": ("match", "series", "start", "abandoned"),
-    }
+    got = streams()
 
     def emit(ev):
-        kind = ev["type"]
-        if kind in ("half", "second_half"):
-            got["clock"].append(kind)
-        elif kind == "cleared":
-            got["cleared"].append((ev["goal"], ev["returns"], ev["counted"], ev.get("seen_ms")))
-        elif kind == "ignored" and ev["why"] == "stuck":
-            got["stuck"].append(ev["goal"])
-        else:
-            got["play"].append({"type": kind, **{k: ev[k] for k in keep[kind] if k in ev}})
+        sort_into(got, ev)
 
     game = WeykickGame(emit, (), settings)
     game.step(0)
@@ -562,38 +576,16 @@ def script_actions(text, first):
 def sim_streams(events, text):
     """The simulated table's events sorted into the reference's streams."""
     lines = text.split("\n")
-    got = {"play": [], "clock": [], "cleared": [], "stuck": []}
-    keep = {
-        "goal": ("goal", "side", "score", "match", "match_ms"),
-        "ignored": ("goal", "why", "match", "match_ms", "out_ms"),
-        "match_end": KEEP_END,
-        "golden_goal": ("score",),
-        "undo": ("side", "score", "match"),
-        "withdrawn": ("match", "winner", "score"),
-        "pause": ("match_ms",),
-        "resume": ("match_ms",),
-        "game": ("match", "series", "start", "abandoned"),
-    }
+    got = streams()
     for ev in events:
         kind = ev["type"]
         if kind == "answer" and not ev["ok"]:
             got["play"].append(("refused", lines[int(ev["id"][4:]) - 1].split()[1]))
         elif kind == "error" and ev.get("what") == "button":
             got["play"].append(("refused", ev["button"]))
-        elif "seq" not in ev:
-            continue
-        elif kind in ("half", "second_half"):
-            got["clock"].append(kind)
-        elif kind == "cleared":
-            got["cleared"].append((ev["goal"], ev["returns"], ev["counted"], ev.get("seen_ms")))
-        elif kind == "ignored" and ev["why"] == "stuck":
-            got["stuck"].append(ev["goal"])
-        elif kind in keep:
-            got["play"].append({"type": kind, **{k: ev[k] for k in keep[kind] if k in ev}})
+        elif "seq" in ev:
+            sort_into(got, ev)
     return got
-
-
-KEEP_END = ("match", "winner", "score", "duration_ms", "series", "series_over", "series_winner")
 
 
 def script_reference(text, first):
