@@ -1,4 +1,4 @@
-# Table scripts (../shared/specs/scenario.md): a physical session written down. Parsed in
+# Table scripts (docs/scripts.md): a physical session written down. Parsed in
 # full before anything runs, so a bad script is rejected with its line number and reason.
 # Runs under MicroPython (the simulator) and CPython (host tools, tests).
 

@@ -523,11 +523,31 @@ def main(argv: list[str] | None = None) -> int:
         from plateau import resets
 
         return resets.main(argv[1:])
-    p = argparse.ArgumentParser(prog="plateau", description="Plateau smart table host tools")
+    p = parser()
+    args = p.parse_args(argv)
+    try:
+        return args.func(args)
+    except LinkError as e:
+        print(f"plateau: {e}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:  # `plateau ... | head`: the reader has had enough
+        sys.stderr.close()
+        return 0
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="plateau",
+        description="Plateau smart table host tools",
+        epilog="Documentation: docs/README.md in the repository (the games' rules, table "
+        "scripts, the serial link, the hardware).",
+    )
     sub = p.add_subparsers(dest="command", required=True)
 
     s = sub.add_parser("sim", help="play a table script through the firmware under micropython")
-    s.add_argument("script", help="table script (see ../shared/specs/scenario.md)")
+    s.add_argument("script", help="table script (the format: docs/scripts.md)")
     s.add_argument("--json", action="store_true", help="print events as JSON lines")
     s.add_argument("--realtime", action="store_true", help="run at the speed of the script")
     s.add_argument("--log", help="also write the events to this JSON-lines file")
@@ -678,18 +698,7 @@ def main(argv: list[str] | None = None) -> int:
 
     sz = sub.add_parser("size", help="the .mpy size of each firmware module, and the total")
     sz.set_defaults(func=cmd_size)
-
-    args = p.parse_args(argv)
-    try:
-        return args.func(args)
-    except LinkError as e:
-        print(f"plateau: {e}", file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
-        return 130
-    except BrokenPipeError:  # `plateau ... | head`: the reader has had enough
-        sys.stderr.close()
-        return 0
+    return p
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-# Texas Hold'em showdowns and pots (../shared/specs/holdem.md): H6 and H7 on the pure core.
+# Texas Hold'em showdowns and pots (docs/rules/holdem.md): H6 and H7 on the pure core.
 from check import raises
 
 from games.holdem.hands import (

@@ -1,4 +1,4 @@
-# Texas Hold'em betting (../shared/specs/holdem.md): H1-H6 and H8 on the pure core.
+# Texas Hold'em betting (docs/rules/holdem.md): H1-H6 and H8 on the pure core.
 from check import raises
 
 from games.holdem.betting import Hand, Refused, first_button, next_button

@@ -1,4 +1,4 @@
-# Pocha rules (../shared/specs/pocha.md): K1-K9 on the pure core.
+# Pocha rules (docs/rules/pocha.md): K1-K9 on the pure core.
 from check import raises
 
 from games.pocha.rules import (

@@ -1,4 +1,4 @@
-# Table-script parser (../shared/specs/scenario.md): every action, and bad scripts rejected
+# Table-script parser (docs/scripts.md): every action, and bad scripts rejected
 # with their line number and reason before anything runs.
 from check import raises
 

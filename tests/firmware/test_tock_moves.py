@@ -1,4 +1,4 @@
-# Tock rules T11-T19 (../shared/specs/tock.md) and the board's check; T1-T10 are in
+# Tock rules T11-T19 (docs/rules/tock.md) and the board's check; T1-T10 are in
 # test_tock_rules.py. Runs under
 # pytest (CPython) and under `micropython` with the ESP32 heap (tests/firmware/mpy_runner.py).
 from check import raises

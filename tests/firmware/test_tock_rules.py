@@ -1,4 +1,4 @@
-# Tock rules T1-T10 (../shared/specs/tock.md), one or more tests per rule id; T11-T19 are
+# Tock rules T1-T10 (docs/rules/tock.md), one or more tests per rule id; T11-T19 are
 # in test_tock_moves.py (two modules: each fits the ESP32 heap on its own). Runs under
 # pytest (CPython) and under `micropython` with the ESP32 heap (tests/firmware/mpy_runner.py).
 from check import raises

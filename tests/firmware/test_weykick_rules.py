@@ -1,4 +1,5 @@
-# Weykick scoring rules (W3, W4, W5, W7; docs/weykick.md) on the pure core.
+# Weykick scoring rules (docs/rules/weykick.md, docs/weykick.md): W3, W4, W5, W7 on the pure
+# core.
 from check import Rand, raises
 
 from games.weykick.rules import Match, Series, SettingsError, parse_mode

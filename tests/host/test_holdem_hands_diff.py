@@ -3,7 +3,7 @@ played in our betting core and in pokerkit (an independent library from PyPI): e
 both allow is taken in both, and the stacks at the end are the same. Host suite only.
 
 Where they differ, the spec decides: pokerkit 0.7.7 lets a seat that has acted re-raise after
-a short all-in that is not a full raise; ../shared/specs/holdem.md H4 (TDA) does not. Those
+a short all-in that is not a full raise; docs/rules/holdem.md H4 (TDA) does not. Those
 raises are not chosen, and counted."""
 
 import random

@@ -1,4 +1,4 @@
-# Texas Hold'em betting (../shared/specs/holdem.md, H1-H6, H8): one hand's blinds, rounds,
+# Texas Hold'em betting (docs/rules/holdem.md, H1-H6, H8): one hand's blinds, rounds,
 # structures, all-ins, and its end, with or without a showdown. Pure: actions in, refusals
 # (with the reason, nothing changed) or the new state out.
 from games.holdem.pots import build, settle

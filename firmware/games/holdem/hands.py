@@ -1,4 +1,4 @@
-# Texas Hold'em hands (../shared/specs/holdem.md, H7): the best five of seven cards.
+# Texas Hold'em hands (docs/rules/holdem.md, H7): the best five of seven cards.
 #
 # Evaluated directly from rank counts, suit counts and a 13-bit rank mask (no lookup tables,
 # no 21 five-card combinations): a few hundred bytecodes, nothing big on the heap, and the

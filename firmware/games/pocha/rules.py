@@ -1,4 +1,4 @@
-# Pocha (../shared/specs/pocha.md, K1-K10): the Spanish deck, the hand schedule, trumps,
+# Pocha (docs/rules/pocha.md, K1-K10): the Spanish deck, the hand schedule, trumps,
 # bids, legal plays, tricks, scores, and the after-the-hand check of every play. Pure.
 
 SUITS = "OCEB"  # oros, copas, espadas, bastos

@@ -1,4 +1,4 @@
-# The Tock rules core (../shared/specs/tock.md, rules T1-T19): positions, cards, legal moves.
+# The Tock rules core (docs/rules/tock.md, rules T1-T19): positions, cards, legal moves.
 #
 # Pure: no I/O, no clock, no `machine`. The same file runs in the firmware (MicroPython on an
 # ESP32) and in the host tools (CPython). Two questions are answered:

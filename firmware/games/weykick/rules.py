@@ -1,5 +1,6 @@
-# Weykick scoring (W1-W7; the project's words: docs/weykick.md): a match between sides A and
-# B, its modes, undo, pause, and best-of series. Pure: time comes in as `now` (ms).
+# Weykick scoring (W1-W7: docs/rules/weykick.md; the table's decisions: docs/weykick.md): a
+# match between sides A and B, its modes, undo, pause, and best-of series. Pure: time comes
+# in as `now` (ms).
 
 SIDES = "AB"
 
