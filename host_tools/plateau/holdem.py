@@ -97,7 +97,7 @@ def cmd_showdown(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:
+def add_parser(sub: argparse._SubParsersAction, common=None) -> None:
     h = sub.add_parser("holdem", help="Texas Hold'em: settle a showdown")
     hs = h.add_subparsers(dest="holdem_command", required=True)
     s = hs.add_parser("showdown", help="the pots, the hands and who wins what")
@@ -111,5 +111,5 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     )
     s.add_argument("--folded", nargs="*", help="chips of seats that folded (dead money)")
     s.add_argument("--button", help="the button's seat (odd chips go from its left)")
-    s.add_argument("--json", action="store_true")
+    s.add_argument("--json", action="store_true", help="print the result as one JSON object")
     s.set_defaults(func=cmd_showdown)

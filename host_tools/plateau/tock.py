@@ -54,7 +54,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:
+def add_parser(sub: argparse._SubParsersAction, common=None) -> None:
     t = sub.add_parser("tock", help="Tock rules: legal moves of a card, or check a move")
     tsub = t.add_subparsers(dest="tock_command", required=True)
     m = tsub.add_parser("moves", help="the legal moves of a card, one JSON object a line")

@@ -57,4 +57,4 @@ def test_calibrate_finds_a_sensor_the_map_names_wrong(tmp_path):
 
 def test_selftest_without_a_board_says_so():
     done = plateau("selftest", "--port", "/dev/nonexistent-plateau")
-    assert done.returncode == 1 and "cannot open" in done.stderr
+    assert done.returncode == 3 and "cannot open" in done.stderr

@@ -197,7 +197,7 @@ def test_plateau_send_and_its_errors(tmp_path):
     finally:
         fw.stop()
     done = plateau("send", "--port", "/dev/nonexistent-plateau", "undo")
-    assert done.returncode == 1 and "cannot open /dev/nonexistent-plateau" in done.stderr
+    assert done.returncode == 3 and "cannot open /dev/nonexistent-plateau" in done.stderr
 
 
 def test_P2_board_reset_mid_game_resumes_and_the_log_replays(tmp_path):

@@ -29,7 +29,7 @@ def test_sim_rejects_a_bad_script_with_its_line(tmp_path):
     script = tmp_path / "bad.table"
     script.write_text("table tock players=4\nwait 10\nlift Q7\n")
     done = run_plateau("sim", str(script))
-    assert done.returncode == 1
+    assert done.returncode == 2  # bad input
     assert "line 3" in done.stderr and "Q7" in done.stderr
 
 

@@ -1,0 +1,141 @@
+"""Talking to a board (or a simulated one, `plateau sim --serve`): `plateau send`,
+`selftest`, `calibrate`, and `ports` (which serial ports hold a board)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from plateau import HARDWARE
+from plateau.errors import NoBoard, UsageError
+from plateau.view import say
+
+# what `plateau send --help` lists: the board's command words, with an example each
+SEND_WORDS = """commands (docs/protocol.md, section 8; a game's words: docs/rules/):
+  new GAME key=value...   a new game: new tock players=2 rules=classic,
+                          new weykick mode=first-to:10, new holdem seats=3 stacks=100,
+                          new pocha players=4 deck=40
+  undo                    take back the last move or goal
+  pause, resume           Weykick: stop and restart the match clock
+  snapshot                print the table's state as JSON
+  config key=value        the table's settings, e.g. config settle_ms=100
+  enrol card=7H           the next unknown tag laid on the reader becomes this card
+  selftest, calibrate     better run as plateau selftest / plateau calibrate
+  hand, draw              Hold'em: a new hand; a high card for the first button
+  fold/check/call/allin SEAT, bet/raise SEAT N
+                          Hold'em bets (N: the seat's whole bet this round)
+  bid SEAT N              Pocha: seat SEAT bids N tricks
+  repl                    restart the board in safe mode, its REPL free for mpremote"""
+
+
+def add_send(sub, common) -> None:
+    sd = sub.add_parser(
+        "send",
+        parents=[common.port],
+        help="send the table a command: new, undo, snapshot, config, enrol, bets, bids",
+        epilog=SEND_WORDS,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    sd.add_argument(
+        "--timeout", type=float, default=3.0, help="seconds to wait for the answer (default 3)"
+    )
+    sd.add_argument("words", nargs="+", help="the command, e.g.: new tock players=2 rules=classic")
+    sd.set_defaults(func=cmd_send)
+
+
+def add_selftest(sub, common) -> None:
+    st = sub.add_parser(
+        "selftest", parents=[common.port], help="sensors stuck on/off, the reader, the scan rate"
+    )
+    st.set_defaults(func=cmd_selftest)
+
+
+def add_calibrate(sub, common) -> None:
+    cb = sub.add_parser(
+        "calibrate",
+        parents=[common.port],
+        help="a pawn on each square in turn: check the sensor map",
+    )
+    cb.add_argument("--squares", help="comma-separated squares (default: every sensor)")
+    cb.add_argument("--write", help="write the sensor map found to this file")
+    cb.add_argument("--timeout", type=float, default=60.0, help="seconds to wait per square")
+    cb.set_defaults(func=cmd_calibrate)
+
+
+def add_ports(sub, common) -> None:
+    pt = sub.add_parser(
+        "ports", help="the serial ports, and which look like a board (what --port auto takes)"
+    )
+    pt.set_defaults(func=cmd_ports)
+
+
+def cmd_send(args: argparse.Namespace) -> int:
+    from link.commands import parse_words
+    from plateau.hostlink import HostLink, LinkError
+    from plateau.ports import resolve
+
+    try:
+        cmd = parse_words(args.words)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+    port = resolve(args.port)
+    link = HostLink(port, args.baud, following=False)
+    try:
+        link.open(hello=False)
+    except LinkError as e:
+        raise NoBoard(str(e)) from None
+    try:
+        for ev in link.command(cmd, args.timeout):
+            if ev.get("type") == "answer" and ev.get("id") == cmd["id"]:
+                if ev.get("ok"):
+                    extra = {k: v for k, v in ev.items() if k not in ANSWER_KEYS}
+                    done = " ".join(f"{k}={json.dumps(v)}" for k, v in extra.items())
+                    say(f"done: {' '.join(args.words)}" + (f" ({done})" if done else ""))
+                    return 0
+                say(f"refused: {ev.get('why')}")
+                return 1
+            if ev.get("type") == "snapshot" and cmd["cmd"] == "snapshot":
+                print(json.dumps(ev))
+    except LinkError:
+        pass
+    finally:
+        link.close()
+    raise NoBoard(f"no answer from {port} within {args.timeout} s")
+
+
+ANSWER_KEYS = ("type", "id", "ok", "why", "at", "boot", "cmd")
+
+
+def cmd_selftest(args: argparse.Namespace) -> int:
+    from plateau.board_tools import selftest
+    from plateau.ports import resolve
+
+    return selftest(resolve(args.port), args.baud)
+
+
+def cmd_calibrate(args: argparse.Namespace) -> int:
+    from plateau.board_tools import calibrate
+    from plateau.ports import resolve
+
+    squares = (
+        args.squares.split(",")
+        if args.squares
+        else json.loads((HARDWARE / "sensors.json").read_text())["bits"]
+    )
+    return calibrate(resolve(args.port), squares, args.write, args.baud, args.timeout)
+
+
+def cmd_ports(args: argparse.Namespace) -> int:
+    import os
+
+    from plateau.ports import listing
+
+    ports = listing()
+    for dev, what, board in ports:
+        print(f"{dev:<20} {'board  ' if board else '       '}{what}")
+    env = os.environ.get("PLATEAU_PORT")
+    if env:
+        print(f"PLATEAU_PORT={env}: what --port auto takes")
+    if not ports and not env:
+        print("no serial ports (plateau sim --serve puts a simulated table on one)")
+    return 0

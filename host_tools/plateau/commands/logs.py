@@ -1,0 +1,171 @@
+"""A table's log: `plateau log` (follow a board: live view, JSON lines, SQLite index),
+`plateau replay` (re-check a log with the rules) and `plateau index` (its games)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sqlite3
+import sys
+from pathlib import Path
+
+from plateau.errors import NoBoard, PlateauError, UsageError
+from plateau.hostlink import LinkError
+from plateau.view import say, say_board
+
+LOG_HELP = "a JSON-lines log written by plateau log or plateau sim --log"
+
+
+def add_log(sub, common) -> None:
+    lg = sub.add_parser(
+        "log",
+        parents=[common.port, common.json, common.logfiles],
+        help="log a table: live view, JSON lines, SQLite index",
+    )
+    lg.add_argument("--log", default="plateau-log.jsonl", help="JSON-lines file (appended)")
+    lg.add_argument(
+        "--give-up",
+        type=float,
+        default=None,
+        help="stop after this many seconds without a link (default: never)",
+    )
+    lg.set_defaults(func=cmd_log)
+
+
+def add_replay(sub, common) -> None:
+    rp = sub.add_parser("replay", help="re-check a logged game with the rules")
+    rp.add_argument("log", help=LOG_HELP)
+    rp.add_argument("--json", action="store_true", help="print only the final position")
+    rp.set_defaults(func=cmd_replay)
+
+
+def add_index(sub, common) -> None:
+    ix = sub.add_parser(
+        "index", parents=[common.logfiles], help="the games of a log, from its SQLite index"
+    )
+    ix.add_argument("log", help=LOG_HELP)
+    ix.add_argument("--rebuild", action="store_true", help="index the log again from its start")
+    ix.set_defaults(func=cmd_index)
+
+
+def cmd_log(args: argparse.Namespace) -> int:
+    import signal
+
+    from plateau.hostlink import HostLink, follow
+    from plateau.logger import LogError, Logger, last_event
+    from plateau.ports import resolve
+    from plateau.view import View
+
+    port = resolve(args.port)
+    link = HostLink(port, args.baud)
+    try:  # a port that is not there (a typo, a board not plugged in) leaves no files behind
+        link.open(hello=False)
+        link.close()
+    except LinkError as e:
+        raise NoBoard(str(e)) from None
+    try:
+        log = Logger(args.log, args.db)
+    except (LogError, OSError, sqlite3.Error) as e:
+        raise PlateauError(str(e)) from None
+    # a restarted logger asks only for what it missed, and takes no late frame of a boot
+    # that ended before
+    link.boot, link.seq, earlier = last_event(args.log)
+    for boot in earlier:
+        link.rx.retired[boot] = 0
+    view = View(args.json)
+    tell = (lambda m: print(m, file=sys.stderr)) if args.json else print
+    tell(f"logging {port} to {args.log} (index {args.db}); Ctrl-C to stop")
+
+    def stop(*_):
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, stop)  # `kill` ends it as cleanly as Ctrl-C
+    try:
+        for ev in follow(link, say=tell, give_up_s=args.give_up):
+            if link.loggable:
+                log.write(ev)
+            view.show(ev)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        log.close()
+        print(
+            f"plateau log: {log.written} lines written; link: {link.stats.line()}", file=sys.stderr
+        )
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    return replay(args.log, args.json)
+
+
+def replay(path: str, as_json: bool = False) -> int:
+    from plateau.follow import Mismatch, TockFollower
+    from plateau.logger import Repeats, read_log
+
+    f = TockFollower()
+    repeats = Repeats()
+    n = bad_lines = repeated = 0
+    try:
+        for line, ev, why in read_log(path):
+            if ev is None:
+                bad_lines += 1
+                if bad_lines <= 20:
+                    say(f"plateau replay: {path} line {line}: {why}; skipped", file=sys.stderr)
+                continue
+            if repeats.seen(ev):
+                repeated += 1  # the same event written twice: taken once
+                continue
+            n += 1
+            try:
+                f.feed(ev)
+            except Mismatch as e:
+                say(f"line {line} (event #{ev.get('seq')} {ev.get('type')}) does not follow: {e}")
+                return 1
+    except OSError as e:
+        raise UsageError(f"cannot read {path}: {e.strerror}") from None
+    if f.pos is None and not f.unchecked:
+        raise UsageError(f"{path} holds no Tock game (is it a Plateau log?)")
+    if as_json:
+        print(json.dumps(f.pos.to_dict() if f.pos else None))
+        return 0
+    print(
+        f"replayed {n} events ({bad_lines} bad lines skipped, {repeated} repeated lines"
+        " dropped): every move checked follows the rules"
+    )
+    for what in f.unchecked:
+        say(f"  {what}")
+    if f.pos is None:
+        print("  the end of the log comes after lost events: no final position to show")
+        return 0
+    say_board(f)
+    print(f.pos.dumps())
+    return 0
+
+
+def cmd_index(args: argparse.Namespace) -> int:
+    from plateau.logger import Index
+
+    if not Path(args.log).exists():
+        raise UsageError(f"{args.log} does not exist")
+    try:
+        index = Index(args.db, args.log)
+        if args.rebuild:
+            index.rebuild()
+        else:
+            index.catch_up()
+        rows = index.games()
+        unindexed = index.unindexed
+        index.close()
+    except (OSError, sqlite3.Error) as e:
+        raise PlateauError(f"{args.db}: {e}") from None
+    for gid, game, rules, players, moves, winner, first, last in rows:
+        say(
+            f"game {gid}: {game} {rules or ''} {players or '?'} players, {moves} moves,"
+            f" winner {winner or '-'}  (lines {first}-{last})"
+        )
+    print(
+        f"{len(rows)} games in {args.log}"
+        + (f" ({unindexed} more not indexed)" if unindexed else "")
+    )
+    return 0

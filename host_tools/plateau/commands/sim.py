@@ -1,0 +1,200 @@
+"""The simulated table: `plateau sim` (a table script through the firmware under
+MicroPython) and `plateau demo` (a generated game, no hardware needed)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import sys
+from pathlib import Path
+
+from plateau.errors import UsageError
+from plateau.hostlink import DeadLink, HostLink, LinkError
+from plateau.sim import Firmware
+
+
+def add_sim(sub, common) -> None:
+    s = sub.add_parser(
+        "sim",
+        parents=[common.json],
+        help="play a table script through the firmware under micropython",
+        description="Play a table script through the real firmware under MicroPython, the "
+        "sensors, the reader and the USB link simulated, and print what the table says. The "
+        "script format, with an example of each game: docs/scripts.md.",
+    )
+    s.add_argument("script", help="table script (the format: docs/scripts.md)")
+    s.add_argument("--realtime", action="store_true", help="run at the speed of the script")
+    s.add_argument("--log", help="also write the events to this JSON-lines file")
+    s.add_argument("--db", help="and index its games in this SQLite file")
+    s.add_argument("--quiet-board", action="store_true", help="no Tock board drawn after each move")
+    s.add_argument(
+        "--micropython",
+        metavar="PATH",
+        help="the MicroPython to run the firmware on (default: the venv's 64-bit one); "
+        "build/mp32/micropython (make mp32) is the 32-bit one with the firmware frozen in",
+    )
+    s.add_argument(
+        "--heap",
+        metavar="N",
+        help="its heap (-X heapsize), e.g. 111936: a plain ESP32's (default: 256k)",
+    )
+    s.set_defaults(func=cmd_sim)
+
+
+def add_demo(sub, common) -> None:
+    d = sub.add_parser("demo", help="a simulated table, no hardware needed")
+    d.add_argument("--seed", type=int, default=1, help="which generated game to play")
+    d.set_defaults(func=cmd_demo)
+
+
+def sim_events(link: HostLink, fw: Firmware):
+    """The simulated board's events until the simulator ends (its side of the pty closes).
+    A simulator slow to start or held up (a loaded machine) looks like a dead link to the
+    host: that is waited out on the same port, not taken for the end."""
+    if not link.is_open:
+        link.open()
+    while True:
+        try:
+            yield from link.events()
+            return
+        except DeadLink:
+            if fw.finished():
+                return
+            link.revive()
+        except LinkError:
+            return  # the simulator ended: its side of the pty closed
+
+
+def check_script(script: str) -> None:
+    from sim.script import ScriptError, parse  # firmware/sim/script.py, shared
+
+    try:
+        parse(Path(script).read_text())
+    except OSError as e:
+        raise UsageError(f"cannot read {script}: {e.strerror}") from None
+    except ScriptError as e:
+        raise UsageError(f"{script}: {e}") from None
+
+
+def play(
+    script: str,
+    as_json: bool = False,
+    realtime: bool = False,
+    log: str | None = None,
+    db: str | None = None,
+    board: bool = True,
+    micropython: str | None = None,
+    heap: str | None = None,
+) -> int:
+    """Plays a checked script through the firmware and shows (and logs) its events."""
+    from plateau.logger import Logger
+    from plateau.view import View
+
+    fw_args = ["--wait-host"] + (["--realtime"] if realtime else [])
+    fw = Firmware(script, *fw_args, interpreter=micropython, heap=heap)
+    link = HostLink(fw.port)
+    view = View(as_json, board=board)
+    logger = Logger(log, db) if log else None
+    count = 0
+    try:
+        for ev in sim_events(link, fw):
+            if ev["type"] == "sim_end":
+                if link.rx.behind():
+                    continue  # events still to come: the simulator says sim_end again
+                link.send({"cmd": "bye"})
+                break
+            count += 1
+            if logger and link.loggable:
+                logger.write(ev)
+            view.show(ev)
+    finally:
+        link.close()
+        if logger:
+            logger.close()
+        code = fw.wait()
+        err = fw.stderr()
+    if code:
+        sys.stderr.write(err or f"plateau sim: firmware exited with {code}\n")
+        return 1
+    if not as_json:
+        print(f"-- {count} events, firmware exited cleanly", file=sys.stderr)
+    return 0
+
+
+def cmd_sim(args: argparse.Namespace) -> int:
+    check_script(args.script)
+    mp = args.micropython
+    if mp and not (Path(mp).is_file() and os.access(mp, os.X_OK)):
+        raise UsageError(f"{mp} is not a MicroPython this machine can run")
+    if args.heap and not re.fullmatch(r"[1-9][0-9]*[kKmM]?", args.heap):
+        raise UsageError(f"--heap {args.heap}: bytes, e.g. 111936 or 256k")
+    return play(
+        args.script,
+        args.json,
+        args.realtime,
+        args.log,
+        args.db,
+        board=not args.quiet_board,
+        micropython=mp,
+        heap=args.heap,
+    )
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    import tempfile
+
+    from plateau.commands.logs import replay
+    from plateau.gen import generate
+
+    game = generate("classic", 4, seed=args.seed)
+    work = Path(tempfile.mkdtemp(prefix="plateau-demo-"))
+    script = work / "game.table"
+    script.write_text(game.script)
+    log, db = work / "game.jsonl", work / "games.sqlite"
+    print(
+        f"Simulated table: a generated classic game for 4 (seed {args.seed}, "
+        f"{len(game.moves)} moves) played through the firmware under micropython"
+    )
+    code = play(str(script), log=str(log), db=str(db))
+    if code:
+        return code
+    print(f"\nThe log: {log} ({sum(1 for _ in open(log))} events), index {db}")
+    print(f"Its replay (plateau replay {log}):")
+    return replay(str(log))
+
+
+def add_chaos(sub, common) -> None:
+    from plateau.chaos import GAMES, MAX_CUT_S
+
+    ch = sub.add_parser(
+        "chaos", help="whole simulated games through a hostile serial line; what reached the log"
+    )
+    ch.add_argument("--games", type=int, default=1, help="games of each kind (default 1)")
+    ch.add_argument("--game", action="append", choices=GAMES, help="only this game (repeatable)")
+    ch.add_argument("--seed", type=int, default=0, help="first seed: games and faults follow it")
+    ch.add_argument("--jobs", type=int, default=2, help="games played at once")
+    ch.add_argument("--speed", type=float, help="table seconds per real second (default: per game)")
+    ch.add_argument(
+        "--max-cut", type=float, default=MAX_CUT_S, help="longest cut or unplug, table seconds"
+    )
+    ch.add_argument("--json", help="also write the totals to this file")
+    ch.add_argument("--keep", help="keep each game's files (script, journal, log) in this folder")
+    ch.set_defaults(func=cmd_chaos)
+
+
+def cmd_chaos(args: argparse.Namespace) -> int:
+    from plateau import chaos
+
+    return chaos.main(args)
+
+
+def add_resets(sub, common) -> None:
+    # listed here for --help; `plateau resets ...` goes straight to plateau/resets.py's own
+    # parser (cli.main), which has its options and help
+    sub.add_parser(
+        "resets",
+        add_help=False,
+        help="kill -9 the simulated board at seeded points of whole games, count what was lost "
+        "(plateau resets --help)",
+    )
