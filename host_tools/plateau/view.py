@@ -61,13 +61,16 @@ def say_board(follower, **kw) -> None:
 
 class View:
     """What a person (or a script, with --json) sees of the events: one line each, and for
-    Tock the board after every move."""
+    Tock the board after every move. Heartbeats (every 800 ms, a fifth of a game's lines)
+    only when asked: a person sees the link is alive from the events, and `plateau log` counts
+    them when it stops. --json prints every message, heartbeats included."""
 
-    def __init__(self, as_json: bool, board: bool = True):
+    def __init__(self, as_json: bool, board: bool = True, heartbeats: bool = False):
         from plateau.follow import Mismatch, TockFollower
 
         self.as_json = as_json
         self.board = board
+        self.heartbeats = heartbeats
         self.follower = TockFollower()
         self.mismatch = Mismatch
         self.game: str | None = None
@@ -76,6 +79,8 @@ class View:
     def show(self, ev: dict) -> None:
         if self.as_json:
             print(json.dumps(ev), flush=True)  # ASCII only: escapes every control character
+            return
+        if ev.get("type") == "heartbeat" and not self.heartbeats:
             return
         print(show(ev), flush=True)
         if ev.get("type") in ("hello", "snapshot", "game") and ev.get("game"):

@@ -31,6 +31,12 @@ class Common:
         self.json.add_argument(
             "--json", action="store_true", help="print events as JSON lines, one each"
         )
+        self.view = argparse.ArgumentParser(add_help=False)
+        self.view.add_argument(
+            "--heartbeats",
+            action="store_true",
+            help="show the board's heartbeats too (hidden by default; --json prints them)",
+        )
         self.logfiles = argparse.ArgumentParser(add_help=False)
         self.logfiles.add_argument(
             "--db", default="plateau-games.sqlite", help="the SQLite index of the log's games"

@@ -19,7 +19,7 @@ LOG_HELP = "a JSON-lines log written by plateau log or plateau sim --log"
 def add_log(sub, common) -> None:
     lg = sub.add_parser(
         "log",
-        parents=[common.port, common.json, common.logfiles],
+        parents=[common.port, common.json, common.view, common.logfiles],
         help="log a table: live view, JSON lines, SQLite index",
     )
     lg.add_argument("--log", default="plateau-log.jsonl", help="JSON-lines file (appended)")
@@ -72,7 +72,7 @@ def cmd_log(args: argparse.Namespace) -> int:
     link.boot, link.seq, earlier = last_event(args.log)
     for boot in earlier:
         link.rx.retired[boot] = 0
-    view = View(args.json)
+    view = View(args.json, heartbeats=args.heartbeats)
     tell = (lambda m: print(m, file=sys.stderr)) if args.json else print
     tell(f"logging {port} to {args.log} (index {args.db}); Ctrl-C to stop")
 

@@ -17,13 +17,24 @@ from plateau.sim import Firmware
 def add_sim(sub, common) -> None:
     s = sub.add_parser(
         "sim",
-        parents=[common.json],
+        parents=[common.json, common.view],
         help="play a table script through the firmware under micropython",
         description="Play a table script through the real firmware under MicroPython, the "
         "sensors, the reader and the USB link simulated, and print what the table says. The "
         "script format, with an example of each game: docs/scripts.md.",
     )
-    s.add_argument("script", help="table script (the format: docs/scripts.md)")
+    s.add_argument(
+        "script",
+        nargs="?",
+        help="table script (the format: docs/scripts.md); with --serve it may be left out",
+    )
+    s.add_argument(
+        "--serve",
+        action="store_true",
+        help="put the simulated table on a serial port of its own (a pty, printed) for "
+        "plateau log/send/selftest/calibrate or any serial tool, in real time, playing the "
+        "script (or idle: a Tock table for 4) until Ctrl-C",
+    )
     s.add_argument("--realtime", action="store_true", help="run at the speed of the script")
     s.add_argument("--log", help="also write the events to this JSON-lines file")
     s.add_argument("--db", help="and index its games in this SQLite file")
@@ -84,6 +95,7 @@ def play(
     log: str | None = None,
     db: str | None = None,
     board: bool = True,
+    heartbeats: bool = False,
     micropython: str | None = None,
     heap: str | None = None,
 ) -> int:
@@ -94,7 +106,7 @@ def play(
     fw_args = ["--wait-host"] + (["--realtime"] if realtime else [])
     fw = Firmware(script, *fw_args, interpreter=micropython, heap=heap)
     link = HostLink(fw.port)
-    view = View(as_json, board=board)
+    view = View(as_json, board=board, heartbeats=heartbeats)
     logger = Logger(log, db) if log else None
     count = 0
     try:
@@ -123,12 +135,21 @@ def play(
 
 
 def cmd_sim(args: argparse.Namespace) -> int:
-    check_script(args.script)
+    if args.script:
+        check_script(args.script)
+    elif not args.serve:
+        raise UsageError("which script? plateau sim SCRIPT (or plateau sim --serve, idle)")
     mp = args.micropython
     if mp and not (Path(mp).is_file() and os.access(mp, os.X_OK)):
         raise UsageError(f"{mp} is not a MicroPython this machine can run")
     if args.heap and not re.fullmatch(r"[1-9][0-9]*[kKmM]?", args.heap):
         raise UsageError(f"--heap {args.heap}: bytes, e.g. 111936 or 256k")
+    if args.serve:
+        from plateau.serve import serve
+
+        return serve(
+            args.script, say=lambda m: print(m, flush=True), interpreter=mp, heap=args.heap
+        )
     return play(
         args.script,
         args.json,
@@ -136,6 +157,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
         args.log,
         args.db,
         board=not args.quiet_board,
+        heartbeats=args.heartbeats,
         micropython=mp,
         heap=args.heap,
     )
