@@ -19,7 +19,7 @@ import shutil
 import subprocess
 import sys
 import time
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from plateau import FIRMWARE, HARDWARE
 from plateau.build import BUILD
@@ -40,19 +40,38 @@ def deployed_files() -> list[Path]:
     return files
 
 
+def port_trouble(port: str, e: Exception) -> str:
+    """Why a port would not open, in words: not there, busy, or not allowed."""
+    import errno
+
+    cause = e.__cause__
+    code = getattr(cause, "errno", None)
+    text = str(cause or e)
+    if code == errno.ENOENT or "No such file" in text:
+        return f"there is no port {port} (plateau ports lists them; is the board plugged in?)"
+    if code == errno.EBUSY or "busy" in text.lower() or "lock" in text.lower():
+        return (
+            f"{port} is busy: another program has it open (plateau log? a serial terminal?); "
+            "close it first"
+        )
+    if code == errno.EACCES or "Permission denied" in text:
+        return f"no permission to open {port} (on Linux: add yourself to the dialout group)"
+    return str(e)
+
+
 def to_safe_mode(
     port: str, baud: int = 115200, listen_s: float = 2.5, settle_s: float = 3.0
 ) -> bool:
     """If a Plateau table is running on `port`, send it `repl` and wait for it to restart in
     safe mode. Returns whether a table answered."""
+    from plateau.errors import NoBoard
     from plateau.hostlink import HostLink, LinkError
 
     link = HostLink(port, baud)
     try:
         link.open(hello=False)
     except LinkError as e:
-        print(f"plateau deploy: {e}", file=sys.stderr)
-        return False
+        raise NoBoard(port_trouble(port, e)) from None
     answered = False
     try:
         deadline = time.monotonic() + listen_s
@@ -76,48 +95,108 @@ def to_safe_mode(
     return answered
 
 
+def plan(board: str = "esp32", modules: bool = True) -> list[tuple[Path, str]]:
+    """What goes where: (file on this machine, path on the board), in copy order."""
+    files = [(BUILD / p, p.as_posix()) for p in deployed_files()] if modules else []
+    files.append((HARDWARE / BOARDS[board], "hardware/pinmap.json"))
+    files += [(HARDWARE / n, f"hardware/{n}") for n in ("sensors.json", "tags.json")]
+    files += [(FIRMWARE / n, n) for n in AS_SOURCE]
+    return files
+
+
+def chain(port: str, files: list[tuple[Path, str]]) -> list[str]:
+    """One mpremote run for the whole deploy (mpremote chains commands with `+`, over one
+    connection to the board's REPL): the folders made (an existing one is fine), the files
+    copied a folder at a time, then a reset. Separate runs for each file took a minute of
+    connecting and re-entering the raw REPL for a 50-file deploy."""
+    mpremote = shutil.which("mpremote") or str(Path(sys.executable).parent / "mpremote")
+    dirs = sorted({str(PurePosixPath(dest).parent) for _, dest in files} - {"."})
+    mkdirs = (
+        "import os\n"
+        f"for d in {dirs!r}:\n"
+        "    try:\n        os.mkdir(d)\n    except OSError:\n        pass\n"
+    )
+    cmd = [mpremote, "connect", port, "exec", mkdirs]
+    by_dir: dict[str, list[str]] = {}
+    for src, dest in files:
+        if src.name == PurePosixPath(dest).name:  # same name: copied with its folder's files
+            by_dir.setdefault(str(PurePosixPath(dest).parent), []).append(str(src))
+        else:  # renamed on the way (the chosen board's pin map)
+            cmd += ["+", "cp", str(src), f":{dest}"]
+    for d, srcs in sorted(by_dir.items()):
+        cmd += ["+", "cp", *srcs, ":" if d == "." else f":{d}/"]
+    return [*cmd, "+", "reset"]
+
+
 def deploy(port: str, board: str = "esp32", dry_run: bool = False, modules: bool = True) -> int:
     """`modules` False: main.py, boot.py and the hardware maps only, for a board whose image
     has the firmware frozen in (make firmware); .mpy files there would shadow the frozen
     modules."""
+    from plateau.errors import PlateauError, UsageError
+
     if modules and not BUILD.exists():
-        print("plateau deploy: build/mpy is missing; run `make mpy` first", file=sys.stderr)
-        return 1
+        raise PlateauError("build/mpy is missing; run `make mpy` first")
     if board not in BOARDS:
-        print(
-            f"plateau deploy: unknown board {board!r}; one of {', '.join(BOARDS)}", file=sys.stderr
-        )
-        return 2
-    mpremote = shutil.which("mpremote") or str(Path(sys.executable).parent / "mpremote")
-    base = [mpremote, "connect", port]
-    files = deployed_files() if modules else []
-    dirs = sorted({str(p.parent) for p in files if str(p.parent) != "."})
-    steps = [[*base, "mkdir", f":{d}"] for d in dirs]
-    steps += [[*base, "cp", str(BUILD / p), f":{p}"] for p in files]
-    steps += [[*base, "mkdir", ":hardware"]]
-    steps += [[*base, "cp", str(HARDWARE / BOARDS[board]), ":hardware/pinmap.json"]]
-    steps += [
-        [*base, "cp", str(HARDWARE / name), f":hardware/{name}"]
-        for name in ("sensors.json", "tags.json")
-    ]
-    steps += [[*base, "cp", str(FIRMWARE / name), f":{name}"] for name in AS_SOURCE]
-    steps += [[*base, "reset"]]
+        raise UsageError(f"unknown board {board!r}; one of {', '.join(BOARDS)}")
+    files = plan(board, modules)
+    cmd = chain(port, files)
     if dry_run:
         print(f"(first, if a table answers on {port}: the repl command, then safe mode)")
     else:
         to_safe_mode(port)
-    for step in steps:
-        print(" ".join(step[1:]))
-        if dry_run:
-            continue
-        done = subprocess.run(step, capture_output=True, text=True)
-        if done.returncode and not (step[3] == "mkdir" and "EEXIST" in done.stderr):
-            print(f"plateau deploy: failed: {done.stderr.strip()}", file=sys.stderr)
-            if "raw REPL" in done.stderr:
-                print(
-                    "the board did not give its REPL: hold the pause button while powering it "
-                    "up (safe mode), then deploy again",
-                    file=sys.stderr,
-                )
-            return 1
+    for i, (src, dest) in enumerate(files, 1):
+        print(f"[{i}/{len(files)}] {_rel(src)} :{dest}")
+    print(f"in one mpremote run: mpremote connect {port} exec <mkdir> + cp ... + reset")
+    if dry_run:
+        print(" ".join(cmd[1:]).replace("\n", "\\n"))
+        return 0
+    done = subprocess.run(cmd, stderr=subprocess.PIPE, text=True)
+    if done.returncode:
+        raise PlateauError(f"mpremote failed: {done.stderr.strip()}" + _hint(done.stderr))
+    print(f"deployed {len(files)} files to {port}; the board restarts")
     return 0
+
+
+def _rel(p: Path) -> str:
+    try:
+        return str(p.relative_to(FIRMWARE.parent))
+    except ValueError:
+        return str(p)
+
+
+def _hint(err: str) -> str:
+    if "raw REPL" in err:
+        return (
+            "\nthe board did not give its REPL: hold the pause button while powering it up "
+            "(safe mode), then deploy again"
+        )
+    return ""
+
+
+PACKAGE_JSON = FIRMWARE / "package.json"
+
+
+def package_json(board: str = "esp32") -> str:
+    """The firmware as a mip package (MicroPython's own installer), for installing with no
+    host tools: `mpremote mip install --target / github:OWNER/REPO/firmware/package.json`,
+    or `mip.install(...)` on a board with network. Sources (the board compiles them as it
+    imports them: a board with PSRAM, as for .mpy files, docs/chip.md), boot.py, main.py and
+    the maps of `board`; never the simulator. Paths are relative to this file, as mip
+    fetches them (the maps from ../hardware/). Not tried here: no board, no network.
+    `plateau deploy --package-json` writes it; a test keeps it current."""
+    import json
+
+    from plateau import __version__
+
+    mods = sorted(
+        p.relative_to(FIRMWARE).as_posix()
+        for p in FIRMWARE.rglob("*.py")
+        if p.relative_to(FIRMWARE).parts[0] not in NOT_DEPLOYED
+        and p.name != "manifest.py"
+        and p.relative_to(FIRMWARE).as_posix() not in AS_SOURCE
+    )
+    urls = [[m, m] for m in [*mods, *AS_SOURCE]]
+    urls.append(["hardware/pinmap.json", f"../hardware/{BOARDS[board]}"])
+    urls += [[f"hardware/{n}", f"../hardware/{n}"] for n in ("sensors.json", "tags.json")]
+    lines = ",\n".join("  " + json.dumps(u) for u in urls)
+    return f'{{\n "version": "{__version__}",\n "deps": [],\n "urls": [\n{lines}\n ]\n}}\n'

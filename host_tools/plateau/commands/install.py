@@ -26,6 +26,12 @@ def add_deploy(sub, common) -> None:
         action="store_true",
         help="main.py and the hardware maps only: the board's image has the firmware frozen in",
     )
+    dp.add_argument(
+        "--package-json",
+        action="store_true",
+        help="write package.json (the firmware as a mip package, for `mpremote mip install` "
+        "with no checkout) instead of deploying",
+    )
     dp.set_defaults(func=cmd_deploy)
 
 
@@ -55,6 +61,10 @@ def cmd_deploy(args: argparse.Namespace) -> int:
     from plateau import deploy
     from plateau.ports import resolve
 
+    if args.package_json:
+        deploy.PACKAGE_JSON.write_text(deploy.package_json(args.board))
+        print(f"{deploy.PACKAGE_JSON.name} written (board {args.board})")
+        return 0
     port = args.port if args.dry_run and args.port == "auto" else resolve(args.port)
     return deploy.deploy(port, args.board, dry_run=args.dry_run, modules=not args.frozen)
 
