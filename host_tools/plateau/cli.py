@@ -27,6 +27,7 @@ COMMANDS = (
     ("log", "plateau.commands.logs:add_log"),
     ("replay", "plateau.commands.logs:add_replay"),
     ("index", "plateau.commands.logs:add_index"),
+    ("games", "plateau.commands.logs:add_games"),
     ("send", "plateau.commands.board:add_send"),
     ("selftest", "plateau.commands.board:add_selftest"),
     ("calibrate", "plateau.commands.board:add_calibrate"),

@@ -169,3 +169,90 @@ def cmd_index(args: argparse.Namespace) -> int:
         + (f" ({unindexed} more not indexed)" if unindexed else "")
     )
     return 0
+
+
+def add_games(sub, common) -> None:
+    gm = sub.add_parser(
+        "games",
+        parents=[common.logfiles],
+        help="the games in the SQLite index (plateau log's --db): list, or show N",
+        description="The games the index holds, from every log it indexed: game, rules, "
+        "players, moves, winner, the log and its line range. `plateau games show N`: one "
+        "game with its duration and its events, read from the log's lines.",
+    )
+    gm.add_argument(
+        "what",
+        nargs="*",
+        metavar="show N",
+        help="nothing: every game; `show N`: game N in full",
+    )
+    gm.set_defaults(func=cmd_games)
+
+
+GAME_COLUMNS = "id, log, game, rules, players, moves, winner, first_line, last_line"
+
+
+def cmd_games(args: argparse.Namespace) -> int:
+    if not Path(args.db).exists():
+        raise UsageError(f"no index {args.db} (plateau log and plateau sim --log --db write one)")
+    if args.what and (args.what[0] != "show" or len(args.what) != 2 or not args.what[1].isdigit()):
+        raise UsageError("plateau games [show N]")
+    try:
+        db = sqlite3.connect(f"file:{args.db}?mode=ro", uri=True)
+        try:
+            if args.what:
+                rows = db.execute(
+                    f"select {GAME_COLUMNS} from games where id = ?", (int(args.what[1]),)
+                ).fetchall()
+                if not rows:
+                    raise PlateauError(f"no game {args.what[1]} in {args.db}")
+                return _show_game(rows[0])
+            rows = db.execute(f"select {GAME_COLUMNS} from games order by id").fetchall()
+        finally:
+            db.close()
+    except sqlite3.Error as e:
+        raise PlateauError(f"{args.db}: {e}") from None
+    for row in rows:
+        say(_game_line(row))
+    print(f"{len(rows)} games in {args.db}" + ("; plateau games show N for one" if rows else ""))
+    return 0
+
+
+def _game_line(row: tuple) -> str:
+    gid, log, game, rules, players, moves, winner, first, last = row
+    what = f"{game or '?'}" + (f" {rules}" if rules and rules != game else "")
+    who = f"{players} players" if players else ""
+    return (
+        f"game {gid:<4} {what:<16} {who:<10} {moves:>4} moves  winner {winner or '-':<6}"
+        f" {log} lines {first}-{last}"
+    )
+
+
+def _show_game(row: tuple) -> int:
+    """One game: its line, then its events from the log (times from the board's clock)."""
+    from plateau.logger import read_log
+    from plateau.view import show
+
+    gid, log, *_, first, last = row
+    say(_game_line(row))
+    times, lines = [], []
+    try:
+        for line, ev, _why in read_log(log):
+            if line < first:
+                continue
+            if line > last:
+                break
+            if ev is None:
+                continue
+            t = ev.get("t")
+            if isinstance(t, int):
+                times.append(t)
+            lines.append(show(ev))
+    except OSError as e:
+        raise UsageError(f"the game's log {log}: {e.strerror}") from None
+    if len(times) > 1:
+        s = (max(times) - min(times)) // 1000
+        say(f"duration {s // 60} min {s % 60:02d} s (board clock, first to last timed event)")
+    for text in lines:
+        say(text)
+    return 0
