@@ -3,7 +3,7 @@
 # `plateau sim` runs it). Never deployed to a board.
 #
 #   MICROPYPATH=build/mpy micropython -X heapsize=64k -m sim.run SCRIPT [--realtime]
-#       [--speed K] [--wait-host] [--linger] [--boot HEX] [--journal FILE] [--ring BYTES]
+#       [--speed K] [--wait-host [--live-wait]] [--linger] [--boot HEX] [--journal FILE] [--ring BYTES]
 #       [--flash-ms MS]
 #       [--state DIR] [--world FILE]
 #   (run from firmware/; `plateau sim`, `plateau chaos` and `plateau resets` do all this;
@@ -123,18 +123,31 @@ class Sim:
             self.table.step()
             self.clock.sleep_ms(SCAN_MS)
 
-    def wait_host(self, until, limit_ms, say=None):
+    def wait_host(self, until, limit_ms, say=None, live=False):
         """Run the loop in real time until until() is true or limit_ms pass. Table time
         stands still (the script waits for the host) but the link lives: a heartbeat every
         HEARTBEAT_MS of real time, and `say` (a message) told again every second, so a host
-        that missed it (it is not numbered) hears it again."""
-        t0 = beat = told = time.ticks_ms()
+        that missed it (it is not numbered) hears it again.
+        `live` (plateau sim --serve, which waits for whatever tool comes first, maybe minutes
+        later): table time passes as real time does and the hardware models run, as on a
+        board left on. Frozen, the reader's driver counts its polls while the chip model's
+        time stands still: every exchange times out, the driver takes the chip for dead and
+        restarts it, and a tag laid in the first seconds of the script was read only at the
+        next restart (about 6 s late)."""
+        t0 = beat = told = last = time.ticks_ms()
         if say:
             self.link.tell(say)
         while not until() and time.ticks_diff(time.ticks_ms(), t0) < limit_ms:
+            if live:
+                now = time.ticks_ms()
+                self.clock.now += time.ticks_diff(now, last)
+                last = now
+                self.board.tick()
             self.table.step()
             now = time.ticks_ms()
-            if time.ticks_diff(now, beat) >= HEARTBEAT_MS:
+            if live:
+                beat = now  # the table's own heartbeats: its time passes
+            elif time.ticks_diff(now, beat) >= HEARTBEAT_MS:
                 self.link.tell({"type": "heartbeat", "up": self.clock.ticks_ms()})
                 beat = now
             if say and time.ticks_diff(now, told) >= 1000:
@@ -350,8 +363,8 @@ def option(argv, name, default=None):
 def main(argv):
     if len(argv) < 2:
         sys.stderr.write(
-            "usage: sim.run SCRIPT [--hardware DIR] [--realtime | --speed K] [--wait-host]"
-            " [--boot HEX] [--journal FILE] [--ring BYTES]\n"
+            "usage: sim.run SCRIPT [--hardware DIR] [--realtime | --speed K]"
+            " [--wait-host [--live-wait]] [--boot HEX] [--journal FILE] [--ring BYTES]\n"
         )
         return 2
     path = argv[1]
@@ -399,7 +412,7 @@ def main(argv):
         slow_flash(int(flash_ms))
     if "--wait-host" in argv:
         sim.hosted = True
-        sim.wait_host(lambda: sim.link.hellos, HOST_WAIT_MS)
+        sim.wait_host(lambda: sim.link.hellos, HOST_WAIT_MS, live="--live-wait" in argv)
     try:
         sim.run()
     except ScriptError as e:

@@ -32,6 +32,7 @@ COMMANDS = (
     ("selftest", "plateau.commands.board:add_selftest"),
     ("calibrate", "plateau.commands.board:add_calibrate"),
     ("ports", "plateau.commands.board:add_ports"),
+    ("enrol", "plateau.commands.board:add_enrol"),
     ("deploy", "plateau.commands.install:add_deploy"),
     ("firmware", "plateau.commands.install:add_firmware"),
     ("build", "plateau.commands.install:add_build"),

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from plateau.sim import Firmware
 
+BACKLOG = 1 << 16  # bytes held for a tool slow to read (a loaded machine), as a USB stack does
 IDLE = "table tock players=4\n"
 FOREVER = "wait 2000000000  # plateau sim --serve: the table stays on\n"
 
@@ -48,6 +49,8 @@ class Served:
         os.set_blocking(self.master, False)
         self.stopped = False
         self.dropped = 0  # bytes the table sent while nobody listened
+        self.backlog = bytearray()  # what the table said that the tool has not taken yet
+        self._was = False
 
     def listening(self) -> bool:
         p = select.poll()
@@ -55,18 +58,30 @@ class Served:
         return not any(ev & select.POLLHUP for _, ev in p.poll(0))
 
     def step(self, timeout: float = 0.05) -> None:
-        was = getattr(self, "_was", False)
         now = self.listening()
-        if now and not was:  # a tool opened the port: nothing left over from the last one
+        if now and not self._was:  # a tool opened the port: nothing left over from the last
             termios.tcflush(self.master, termios.TCOFLUSH)
+            self.backlog.clear()
         self._was = now
-        ready, _, _ = select.select([self.table] + ([self.master] if now else []), [], [], timeout)
+        reads = [self.table] + ([self.master] if now else [])
+        writes = [self.master] if now and self.backlog else []
+        ready, writable, _ = select.select(reads, writes, [], timeout)
         if self.table in ready:
             data = os.read(self.table, 4096)
             if now:
-                self._to_tool(data)
+                self.backlog += data
+                over = len(self.backlog) - BACKLOG
+                if over > 0:  # a tool that stopped reading: the oldest bytes go
+                    del self.backlog[:over]
+                    self.dropped += over
             else:
                 self.dropped += len(data)
+        if writable and self.backlog:
+            try:
+                n = os.write(self.master, self.backlog)
+            except (BlockingIOError, OSError):
+                n = 0
+            del self.backlog[:n]
         if self.master in ready:
             try:
                 data = os.read(self.master, 4096)
@@ -74,13 +89,6 @@ class Served:
                 data = b""
             if data:
                 os.write(self.table, data)
-
-    def _to_tool(self, data: bytes) -> None:
-        try:
-            n = os.write(self.master, data)
-        except (BlockingIOError, OSError):
-            n = 0
-        self.dropped += len(data) - n  # a tool that stopped reading: the rest is dropped
 
     def run(self) -> None:
         while not self.stopped and not self.fw.finished():
@@ -103,7 +111,7 @@ def serve(script: str | None, say=print, **firmware) -> int:
     with tempfile.TemporaryDirectory(prefix="plateau-serve-") as work:
         # a script waits for the first tool that says hello (plateau log, calibrate), so that
         # it plays to someone; an idle table just runs
-        wait = ["--wait-host"] if script else []
+        wait = ["--wait-host", "--live-wait"] if script else []
         fw = Firmware(served_script(script, work), "--realtime", *wait, **firmware)
         served = Served(fw)
         what = (

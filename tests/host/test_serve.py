@@ -153,3 +153,71 @@ def test_selftest_is_honest_about_the_scan_rate():
         lines, ok = judge(bad)
         assert not ok and lines[-1].startswith("selftest: problems"), bad
         assert not any("all good" in line for line in lines)
+
+
+def test_enrol_says_each_uid_and_writes_the_registry(tmp_path):
+    # tags laid 5 s of table time apart (a served table's time runs no faster than the
+    # clock): the host has each enrol command in place long before the next tag comes
+    script = tmp_path / "e.table"
+    script.write_text(
+        "table pocha players=4\nwait 2000\ntag 04A1B2C3\nwait 5000\ntag 04D4E5F6\nwait 5000\n"
+    )
+    out = tmp_path / "tags.json"
+    out.write_text('{"tags": {"04000001": "AS"}}')  # an earlier session's: kept
+    s = Serving(str(script))
+    try:
+        done = plateau(
+            "enrol", "--port", s.port, "7H", "es:12B", "--write", str(out), "--timeout", "60"
+        )
+    finally:
+        assert s.stop() == 0
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "[1/2] lay the tag of 7H" in done.stdout and "[2/2]" in done.stdout
+    assert "7H: tag 04A1B2C3" in done.stdout and "es:12B: tag 04D4E5F6" in done.stdout
+    tags = json.loads(out.read_text())["tags"]
+    assert tags == {"04000001": "AS", "04A1B2C3": "7H", "04D4E5F6": "es:12B"}
+    assert "enrol: 2 of 2 cards have a tag" in done.stdout
+
+
+class FakeLink:
+    """What a board says to enrol commands: the next UID of a list for each."""
+
+    def __init__(self, uids):
+        self.uids = list(uids)
+        self.sent = []
+
+    def open(self):
+        pass
+
+    def close(self):
+        pass
+
+    def send(self, cmd):
+        self.sent.append(cmd)
+        return len(self.sent)
+
+    def events(self):
+        cmd = self.sent[-1]
+        yield {"type": "answer", "id": len(self.sent), "ok": True}
+        yield {"type": "enrolled", "card": cmd["card"], "uid": self.uids.pop(0)}
+
+
+def test_enrol_catches_a_tag_given_twice(monkeypatch, tmp_path):
+    from plateau import enrol
+
+    fake = FakeLink(["A1", "A1", "B2", "C3"])
+    monkeypatch.setattr(enrol, "HostLink", lambda *a: fake)
+    said = []
+    reg = enrol.enrol("x", ["7H", "QS", "KD"], str(tmp_path / "t.json"), 115200, 5, said.append)
+    assert reg == {"A1": "QS", "B2": "KD", "C3": "7H"}
+    assert any("DUPLICATE: tag A1 was 7H; it is QS now: 7H again later" in s for s in said)
+    assert [c["card"] for c in fake.sent] == ["7H", "QS", "KD", "7H"]
+    assert said[-2] == "[3/3] lay the tag of 7H on the reader"
+
+
+def test_enrol_decks():
+    from plateau.enrol import DECKS
+
+    assert len(DECKS["french"]) == 54 and len(set(DECKS["french"])) == 53
+    assert len(set(DECKS["spanish40"])) == 40 and len(set(DECKS["spanish48"])) == 48
+    assert "es:12B" in DECKS["spanish40"] and "es:8O" not in DECKS["spanish40"]

@@ -139,3 +139,44 @@ def cmd_ports(args: argparse.Namespace) -> int:
     if not ports and not env:
         print("no serial ports (plateau sim --serve puts a simulated table on one)")
     return 0
+
+
+def add_enrol(sub, common) -> None:
+    from plateau.enrol import DECKS
+
+    en = sub.add_parser(
+        "enrol",
+        parents=[common.port],
+        help="teach the table which tag is which card: one card, or a whole deck",
+        description="For each card in turn: lay its tag on the reader; the table says the "
+        "tag's UID. A tag given twice is caught (the earlier card is asked again). The "
+        "registry is written as it goes (--write).",
+    )
+    en.add_argument("cards", nargs="*", help="cards to enrol: 7H, QS, X, es:12B (Spanish)")
+    en.add_argument("--deck", choices=sorted(DECKS), help="every card of this deck in turn")
+    en.add_argument(
+        "--write",
+        default="enrolled-tags.json",
+        help="the registry file, {uid: card} as in hardware/tags.json (default "
+        "enrolled-tags.json; added to when it exists)",
+    )
+    en.add_argument(
+        "--timeout", type=float, default=60.0, help="seconds to wait for each tag (default 60)"
+    )
+    en.set_defaults(func=cmd_enrol)
+
+
+def cmd_enrol(args: argparse.Namespace) -> int:
+    from plateau.enrol import DECKS, enrol
+    from plateau.ports import resolve
+
+    cards = list(args.cards) + (DECKS[args.deck] if args.deck else [])
+    if not cards:
+        raise UsageError("which cards? plateau enrol 7H QS ..., or --deck french")
+    registry = enrol(resolve(args.port), cards, args.write, args.baud, args.timeout)
+    got = sorted(set(registry.values()) & set(cards))
+    missing = sorted(set(cards) - set(registry.values()))
+    print(f"enrol: {len(got)} of {len(set(cards))} cards have a tag; registry in {args.write}")
+    if missing:
+        print(f"no tag yet: {' '.join(missing)}")
+    return 1 if missing else 0

@@ -1,0 +1,95 @@
+"""`plateau enrol`: teach the table which tag is which card, one card or a whole deck, with
+the UID each tag answered, duplicates caught, and a registry file written as it goes (so an
+interrupted deck keeps what was done; the file has the shape of hardware/tags.json)."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+from plateau.errors import NoBoard, PlateauError, UsageError
+from plateau.hostlink import HostLink, LinkError
+
+FRENCH = [r + s for s in "SHDC" for r in ("A", *map(str, range(2, 11)), "J", "Q", "K")]
+SPANISH = {
+    40: [f"es:{r}{s}" for s in "OCEB" for r in (1, 2, 3, 4, 5, 6, 7, 10, 11, 12)],
+    48: [f"es:{r}{s}" for s in "OCEB" for r in range(1, 13)],
+}
+DECKS = {
+    "french": [*FRENCH, "X", "X"],  # 52 and the two jokers of toc-fr (T18)
+    "spanish40": SPANISH[40],
+    "spanish48": SPANISH[48],
+}
+
+
+def enrol(port: str, cards: list[str], write: str | None, baud: int, timeout: float, say=print):
+    """Asks for each card in turn; returns (registry {uid: card}, problems)."""
+    registry: dict[str, str] = {}
+    if write and Path(write).exists():
+        try:
+            registry = dict(json.loads(Path(write).read_text())["tags"])
+        except (ValueError, KeyError, TypeError) as e:
+            raise UsageError(f"{write} is not a tag registry: {e}") from None
+    link = HostLink(port, baud)
+    try:
+        link.open()
+    except LinkError as e:
+        raise NoBoard(str(e)) from None
+    todo = list(cards)
+    done = 0
+    try:
+        while todo:
+            card = todo[0]
+            say(f"[{done + 1}/{len(cards)}] lay the tag of {card} on the reader")
+            uid = _enrol_one(link, card, timeout)
+            if uid is None:
+                say(f"  no tag within {timeout:.0f} s: {card} skipped")
+                todo.pop(0)
+                continue
+            before = registry.get(uid)
+            if before is not None and before != card and before in cards:
+                # the same tag twice in this deck: the earlier card has lost its tag
+                say(f"  DUPLICATE: tag {uid} was {before}; it is {card} now: {before} again later")
+                todo.append(before)
+                done -= 1
+            registry[uid] = card
+            todo.pop(0)
+            done += 1
+            say(f"  {card}: tag {uid}")
+            if write:
+                _write(write, registry)
+    finally:
+        link.close()
+    return registry
+
+
+def _enrol_one(link: HostLink, card: str, timeout: float) -> str | None:
+    """The UID the next tag laid answered, once the table took it as `card`; None after
+    `timeout` s. The command is sent again (same id: applied once) until it is answered."""
+    cmd = {"cmd": "enrol", "card": card}
+    cid = link.send(cmd)
+    end = time.monotonic() + timeout
+    answered = False
+    sent = time.monotonic()
+    for ev in link.events():
+        kind = ev.get("type")
+        if kind == "answer" and ev.get("id") == cid:
+            if not ev.get("ok"):
+                raise PlateauError(f"the table refused to enrol {card}: {ev.get('why')}")
+            answered = True
+        if kind == "enrolled" and ev.get("card") == card:
+            return str(ev.get("uid"))
+        now = time.monotonic()
+        if now > end:
+            return None
+        if not answered and now - sent >= 1.0:
+            link.send(cmd)
+            sent = now
+    return None
+
+
+def _write(path: str, registry: dict[str, str]) -> None:
+    tmp = Path(path + ".tmp")
+    tmp.write_text(json.dumps({"tags": dict(sorted(registry.items()))}, indent=1) + "\n")
+    tmp.replace(path)
