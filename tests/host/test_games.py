@@ -45,7 +45,7 @@ def test_games_lists_and_shows_what_was_logged(tmp_path):
     assert str(log) in lines[1]
     shown = plateau("games", "--db", str(db), "show", "2")
     assert shown.returncode == 0, shown.stderr
-    assert "GOAL" in shown.stdout and "match_end" in shown.stdout
+    assert "side B scores" in shown.stdout and "match_end" in shown.stdout
     assert "#1    card" not in shown.stdout  # only that game's lines
     tock = plateau("games", "--db", str(db), "show", "1").stdout
     assert tock.count(" move ") == 3 and "duration" in tock

@@ -36,7 +36,9 @@ def test_sim_rejects_a_bad_script_with_its_line(tmp_path):
 def test_demo_runs_and_exits_0():
     done = run_plateau("demo")
     assert done.returncode == 0, done.stderr
-    assert "hello" in done.stdout and "heartbeat" in done.stdout
+    assert "hello" in done.stdout and " plays " in done.stdout
+    assert "heartbeat" not in done.stdout  # hidden in the live view (--heartbeats shows them)
+    assert "R G B Y a pawn" in done.stdout  # the ring's legend, once
 
 
 def test_live_view_shows_every_game(tmp_path):

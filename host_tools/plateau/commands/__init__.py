@@ -37,6 +37,13 @@ class Common:
             action="store_true",
             help="show the board's heartbeats too (hidden by default; --json prints them)",
         )
+        self.view.add_argument(
+            "--board",
+            choices=["ring", "rows", "none"],
+            default="ring",
+            help="how a Tock board is drawn after each move: as the table's ring (default), "
+            "a colour's 18 squares a line, or not at all",
+        )
         self.logfiles = argparse.ArgumentParser(add_help=False)
         self.logfiles.add_argument(
             "--db", default="plateau-games.sqlite", help="the SQLite index of the log's games"

@@ -72,7 +72,7 @@ def cmd_log(args: argparse.Namespace) -> int:
     link.boot, link.seq, earlier = last_event(args.log)
     for boot in earlier:
         link.rx.retired[boot] = 0
-    view = View(args.json, heartbeats=args.heartbeats)
+    view = View(args.json, board=args.board, heartbeats=args.heartbeats)
     tell = (lambda m: print(m, file=sys.stderr)) if args.json else print
     tell(f"logging {port} to {args.log} (index {args.db}); Ctrl-C to stop")
 

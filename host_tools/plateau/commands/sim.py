@@ -94,7 +94,7 @@ def play(
     realtime: bool = False,
     log: str | None = None,
     db: str | None = None,
-    board: bool = True,
+    board: str = "ring",
     heartbeats: bool = False,
     micropython: str | None = None,
     heap: str | None = None,
@@ -116,7 +116,8 @@ def play(
                     continue  # events still to come: the simulator says sim_end again
                 link.send({"cmd": "bye"})
                 break
-            count += 1
+            if "seq" in ev:
+                count += 1  # the table's numbered events (link messages are not counted)
             if logger and link.loggable:
                 logger.write(ev)
             view.show(ev)
@@ -130,7 +131,7 @@ def play(
         sys.stderr.write(err or f"plateau sim: firmware exited with {code}\n")
         return 1
     if not as_json:
-        print(f"-- {count} events, firmware exited cleanly", file=sys.stderr)
+        print(f"-- {count} numbered events, firmware exited cleanly", file=sys.stderr)
     return 0
 
 
@@ -156,7 +157,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
         args.realtime,
         args.log,
         args.db,
-        board=not args.quiet_board,
+        board=args.board,
         heartbeats=args.heartbeats,
         micropython=mp,
         heap=args.heap,
