@@ -32,10 +32,16 @@ FW_TESTS := $(sort $(basename $(notdir $(wildcard tests/firmware/test_*.py))))
 setup: $(STAMP)
 
 $(STAMP): pyproject.toml
-	$(PY) -m venv $(VENV)
-	$(BIN)/pip install -q -e '.[dev]'
-	$(BIN)/pip install -q --upgrade --target $(STUBS) $(STUBS_PIN)
-	touch $@
+	@echo "make setup [1/3]: a virtual environment in $(VENV)"
+	@$(PY) -m venv $(VENV)
+	@echo "make setup [2/3]: the pinned host and development tools (about a minute), one line a package"
+	@( $(BIN)/pip install --progress-bar off -e '.[dev]' 2>&1; echo "pip-exit $$?" ) | awk \
+		'/^Collecting/ {n++; printf "  %d %s\n", n, $$2; fflush()} /^pip-exit/ {code = $$2} \
+		/ERROR|rror:/ {print} END {exit code}'
+	@echo "make setup [3/3]: the ESP32 stubs for the firmware's type check"
+	@$(BIN)/pip install -q --upgrade --target $(STUBS) $(STUBS_PIN)
+	@touch $@
+	@echo "make setup: done. '. $(VENV)/bin/activate' puts plateau on your PATH (docs: docs/README.md)"
 
 test: lint typecheck mpy hardware-check mp32 pytest mpytest
 	@echo "make test: all passed"

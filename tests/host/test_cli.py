@@ -120,3 +120,17 @@ def test_port_auto(monkeypatch):
 def test_ports_lists_without_failing():
     out = plateau("ports")
     assert out.returncode == 0, out.stderr
+
+
+def test_make_bench_leaves_the_committed_results_alone():
+    """`make bench` writes its figures to build/bench; tests/bench/results.txt is a run kept
+    on purpose and only changes when someone copies a run there (it was rewritten in every
+    user's clone)."""
+    from plateau import ROOT
+
+    text = (ROOT / "Makefile").read_text()
+    recipe = text[text.index("\nbench:") :].split("\n\n")[0]
+    assert "build/bench/results.txt" in recipe
+    assert "tests/bench/results.txt" not in recipe.replace("#", "\n#").split("\n#")[0]
+    bench = (ROOT / "tests" / "bench" / "run.py").read_text()
+    assert 'OUT = ROOT / "build" / "bench"' in bench and "results.txt\").write" not in bench
