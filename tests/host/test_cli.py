@@ -133,4 +133,4 @@ def test_make_bench_leaves_the_committed_results_alone():
     assert "build/bench/results.txt" in recipe
     assert "tests/bench/results.txt" not in recipe.replace("#", "\n#").split("\n#")[0]
     bench = (ROOT / "tests" / "bench" / "run.py").read_text()
-    assert 'OUT = ROOT / "build" / "bench"' in bench and "results.txt\").write" not in bench
+    assert 'OUT = ROOT / "build" / "bench"' in bench and 'results.txt").write' not in bench

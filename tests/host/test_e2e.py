@@ -89,7 +89,7 @@ def test_replay_of_a_file_that_is_not_a_log(tmp_path):
     bad = tmp_path / "notes.txt"
     bad.write_text("hello\nworld\n")
     done = plateau("replay", str(bad))
-    assert done.returncode == 2 and "not JSON" in done.stderr and "no Tock game" in done.stderr
+    assert done.returncode == 2 and "not JSON" in done.stderr and "holds no game" in done.stderr
 
 
 def _session(tmp_path, script_text):

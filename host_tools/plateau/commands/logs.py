@@ -100,11 +100,18 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def replay(path: str, as_json: bool = False) -> int:
+    """Every game of a log checked again with the host's copy of its rules: Tock move by
+    move (plateau.follow), the others by what their events must add up to
+    (plateau.rechecks)."""
     from plateau.follow import Mismatch, TockFollower
     from plateau.logger import Repeats, read_log
+    from plateau.rechecks import CHECKS
 
     f = TockFollower()
     repeats = Repeats()
+    checks: list = []  # one per game of another kind met in the log, in order
+    game: str | None = None
+    shapes: list[str] = []  # events a check could not read
     n = bad_lines = repeated = 0
     try:
         for line, ev, why in read_log(path):
@@ -117,24 +124,51 @@ def replay(path: str, as_json: bool = False) -> int:
                 repeated += 1  # the same event written twice: taken once
                 continue
             n += 1
+            said = ev.get("game")
+            if ev.get("type") in ("game", "hello", "snapshot") and isinstance(said, str):
+                if said != game or ev.get("type") == "game":
+                    game = said
+                    if game in CHECKS:
+                        checks.append(CHECKS[game]())
             try:
-                f.feed(ev)
+                if game in CHECKS:
+                    try:
+                        checks[-1].feed(ev)
+                    except (KeyError, TypeError, ValueError, AttributeError, IndexError):
+                        shapes.append(f"line {line} (event #{ev.get('seq')} {ev.get('type')})")
+                else:
+                    f.feed(ev)
             except Mismatch as e:
                 say(f"line {line} (event #{ev.get('seq')} {ev.get('type')}) does not follow: {e}")
                 return 1
     except OSError as e:
         raise UsageError(f"cannot read {path}: {e.strerror}") from None
-    if f.pos is None and not f.unchecked:
-        raise UsageError(f"{path} holds no Tock game (is it a Plateau log?)")
+    tock = f.pos is not None or bool(f.unchecked)
+    if not tock and not checks:
+        raise UsageError(f"{path} holds no game (is it a Plateau log?)")
     if as_json:
-        print(json.dumps(f.pos.to_dict() if f.pos else None))
+        if tock or not checks:
+            print(json.dumps(f.pos.to_dict() if f.pos else None))
+        else:
+            print(json.dumps(checks[-1].state()))
         return 0
     print(
         f"replayed {n} events ({bad_lines} bad lines skipped, {repeated} repeated lines"
-        " dropped): every move checked follows the rules"
+        " dropped): every event checked follows the rules"
     )
+    for c in checks:
+        for text in c.summary():
+            say(f"  {text}")
+    if shapes:
+        say(
+            f"  {len(shapes)} events of a shape the check could not read, not checked: "
+            + ", ".join(shapes[:5])
+            + (" ..." if len(shapes) > 5 else "")
+        )
     for what in f.unchecked:
         say(f"  {what}")
+    if not tock:
+        return 0
     if f.pos is None:
         print("  the end of the log comes after lost events: no final position to show")
         return 0

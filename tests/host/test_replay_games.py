@@ -1,0 +1,81 @@
+"""`plateau replay` on every game, not only Tock: a log of each replays clean, and a log
+changed at a seeded random point (a score, a trick's winner, a stack) fails with the rule."""
+
+import json
+import random
+import subprocess
+import sys
+
+import pytest
+from test_docs import examples
+
+from plateau.gen import generate_pocha
+
+
+def plateau(*args):
+    return subprocess.run(
+        [sys.executable, "-m", "plateau", *args], capture_output=True, text=True, timeout=600
+    )
+
+
+def logged(tmp_path, name, script):
+    path = tmp_path / f"{name}.table"
+    path.write_text(script)
+    log = tmp_path / f"{name}.jsonl"
+    done = plateau("sim", str(path), "--json", "--log", str(log))
+    assert done.returncode == 0, done.stderr
+    return log
+
+
+@pytest.fixture(scope="module")
+def logs(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("logs")
+    by_game = {ex.split()[1]: ex for ex in examples()}
+    return {
+        "weykick": logged(tmp, "weykick", by_game["weykick"]),
+        "holdem": logged(tmp, "holdem", by_game["holdem"]),
+        "pocha": logged(tmp, "pocha", generate_pocha(4, 40, "short", 3, 150).script),
+    }
+
+
+def test_every_game_replays(logs):
+    for game, log in logs.items():
+        done = plateau("replay", str(log))
+        assert done.returncode == 0, (game, done.stdout, done.stderr)
+        assert f"  {game}:" in done.stdout
+    pocha = plateau("replay", str(logs["pocha"])).stdout
+    assert "final ranking" in pocha and "tricks checked" in pocha
+
+
+# what to change in an event, and the words the failure must hold
+TAMPER = {
+    "weykick": [
+        ("goal", lambda ev: ev["score"].update(A=ev["score"]["A"] + 1), "W6"),
+        ("match_end", lambda ev: ev.update(winner="B"), "W4"),
+    ],
+    "pocha": [
+        ("trick", lambda ev: ev.update(winner=str(int(ev["winner"]) % 4 + 1)), "K7"),
+        ("hand_end", lambda ev: ev["scores"].update({"1": ev["scores"]["1"] + 5}), "K8"),
+    ],
+    "holdem": [
+        ("hand_end", lambda ev: ev["stacks"].update({"1": ev["stacks"]["1"] + 1}), "chips"),
+        ("pot", lambda ev: ev.update(amount=ev["amount"] + 2), "H6"),
+    ],
+}
+
+
+@pytest.mark.parametrize("game", sorted(TAMPER))
+def test_a_changed_log_fails_with_the_rule(logs, game, tmp_path):
+    rnd = random.Random(game)
+    lines = logs[game].read_text().splitlines()
+    for kind, change, words in TAMPER[game]:
+        at = [i for i, ln in enumerate(lines) if f'"type":"{kind}"' in ln]
+        assert at, kind
+        i = rnd.choice(at)
+        ev = json.loads(lines[i])
+        change(ev)
+        bad = tmp_path / f"{kind}.jsonl"
+        bad.write_text("\n".join(lines[:i] + [json.dumps(ev)] + lines[i + 1 :]) + "\n")
+        done = plateau("replay", str(bad))
+        assert done.returncode == 1, (kind, done.stdout)
+        assert f"line {i + 1}" in done.stdout and words in done.stdout, done.stdout
