@@ -3,8 +3,8 @@
 # `plateau sim` runs it). Never deployed to a board.
 #
 #   MICROPYPATH=build/mpy micropython -X heapsize=64k -m sim.run SCRIPT [--realtime]
-#       [--speed K] [--wait-host [--live-wait]] [--linger] [--boot HEX] [--journal FILE] [--ring BYTES]
-#       [--flash-ms MS]
+#       [--speed K] [--wait-host [--live-wait]] [--linger] [--boot HEX] [--journal FILE]
+#       [--ring BYTES] [--flash-ms MS]
 #       [--state DIR] [--world FILE]
 #   (run from firmware/; `plateau sim`, `plateau chaos` and `plateau resets` do all this;
 #   --state is the simulated flash, --world the physical table kept across kill -9:

@@ -10,22 +10,30 @@ from plateau import HARDWARE
 from plateau.errors import NoBoard, UsageError
 from plateau.view import say
 
-# what `plateau send --help` lists: the board's command words, with an example each
-SEND_WORDS = """commands (docs/protocol.md, section 8; a game's words: docs/rules/):
-  new GAME key=value...   a new game: new tock players=2 rules=classic,
-                          new weykick mode=first-to:10, new holdem seats=3 stacks=100,
-                          new pocha players=4 deck=40
-  undo                    take back the last move or goal
-  pause, resume           Weykick: stop and restart the match clock
-  snapshot                print the table's state as JSON
-  config key=value        the table's settings, e.g. config settle_ms=100
-  enrol card=7H           the next unknown tag laid on the reader becomes this card
-  selftest, calibrate     better run as plateau selftest / plateau calibrate
-  hand, draw              Hold'em: a new hand; a high card for the first button
-  fold/check/call/allin SEAT, bet/raise SEAT N
-                          Hold'em bets (N: the seat's whole bet this round)
-  bid SEAT N              Pocha: seat SEAT bids N tricks
-  repl                    restart the board in safe mode, its REPL free for mpremote"""
+
+def send_words() -> str:
+    """What `plateau send --help` lists: every command word with its arguments, read from
+    the declarations the board checks them by (link/commands.py, games/*/settings.py)."""
+    from games.settings import GAMES, declared
+    from link.commands import TABLE
+
+    def args(decl) -> str:  # an optional setting as key=, the others by position
+        return " ".join(f"{n}=" if k[0] == "opt" else n.upper() for n, k, _ in decl)
+
+    lines = [
+        "commands (how the board checks them: docs/protocol.md; each game's settings:",
+        "docs/scripts.md; its own words: docs/rules/):",
+        "  new GAME key=value...   e.g. new tock players=2 rules=classic, new weykick",
+        "                          mode=first-to:10, new holdem seats=3, new pocha players=4",
+    ]
+    for word, decl in TABLE.items():
+        if word != "new":
+            lines.append(f"  {word} {args(decl)}".rstrip())
+    for game in GAMES:
+        for word, decl in declared(game).COMMANDS.items():
+            lines.append(f"  {word} {args(decl)}".rstrip() + f"   ({game})")
+    lines.append("  e.g. enrol card=7H (plateau enrol does a whole deck), bet 3 40, bid 2 1")
+    return "\n".join(lines)
 
 
 def add_send(sub, common) -> None:
@@ -33,7 +41,7 @@ def add_send(sub, common) -> None:
         "send",
         parents=[common.port],
         help="send the table a command: new, undo, snapshot, config, enrol, bets, bids",
-        epilog=SEND_WORDS,
+        epilog=send_words(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     sd.add_argument(
