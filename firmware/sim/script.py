@@ -95,7 +95,34 @@ def _count(line, verb, args, k):
         raise ScriptError(line, "%s takes %d argument%s" % (verb, k, "" if k == 1 else "s"))
 
 
+# actions that only mean something on one kind of table: pawns on squares are Tock's, the
+# ball in a goal Weykick's, cards on the reader every game's but Weykick's
+ONLY = {
+    "lift": ("tock",),
+    "place": ("tock",),
+    "move": ("tock",),
+    "position": ("tock",),
+    "ball": ("weykick",),
+    "clear": ("weykick",),
+    "card": ("tock", "holdem", "pocha"),
+}
+
+
 def _check(n, verb, args, index, game=None):
+    """The action's arguments, then whether this table plays a game it means something in
+    (a `move` in a Weykick script was silently nothing)."""
+    out = _check_args(n, verb, args, index, game)
+    only = ONLY.get(verb)
+    if verb == "glitch":  # a square's sensor is Tock's, a goal's Weykick's
+        only = ("weykick",) if args[0] in GOALS else ("tock",)
+    if game is not None and only is not None and game not in only:
+        raise ScriptError(
+            n, "%r is an action of %s tables; this one plays %s" % (verb, " and ".join(only), game)
+        )
+    return out
+
+
+def _check_args(n, verb, args, index, game=None):
     if verb in ("lift", "place"):
         _count(n, verb, args, 1)
         _square(n, args[0])

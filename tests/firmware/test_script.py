@@ -63,3 +63,14 @@ def test_scenario_bad_scripts_name_line_and_reason():
     check_rejected("table chess\n", 1, ["unknown game"])
     check_rejected("# nothing\n", 1, ["empty script"])
     check_rejected(head + "card 7H\nposition p.json\n", 3, ["right after"])
+
+
+def test_scenario_another_games_actions_are_refused():
+    check_rejected("table weykick\nmove R1 R2\n", 2, ["line 2", "'move'", "tock", "weykick"])
+    check_rejected("table pocha players=4\nplace R1\n", 2, ["'place'", "pocha"])
+    check_rejected("table tock\nball A\n", 2, ["'ball'", "weykick tables"])
+    check_rejected("table weykick\ncard 7H\n", 2, ["'card'"])
+    check_rejected("table weykick\nglitch R1 3\n", 2, ["'glitch'", "tock tables"])
+    parse("table weykick\nglitch A 3\nball A\nclear A\n")
+    parse("table tock\nglitch R1 3\nmove RC1 R18\n")
+    parse("table holdem\ncard AS\ntag 04A1B2C3\n")
