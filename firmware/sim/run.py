@@ -275,6 +275,9 @@ class Sim:
         except PositionError as e:
             raise ScriptError(line, "position %s: %s" % (name, e))
         self.game.new_game(pos)
+        # said as a new game from that position, as `new` says it: the live view and replay
+        # follow the game from here (without it they took a legal move for a wrong one)
+        self.game.emit({"type": "game", "game": "tock", "position": pos.to_dict()})
         self.board.set_position(pos)
         self.advance(self.pace)
 

@@ -1,5 +1,6 @@
 # Tock at the table (issue 5): table scripts played through the firmware (simulated board,
 # real drivers, debounce, tracker, link), one test per move kind and per error.
+# A script from a `position` starts with that game's `game` event, as `new` says it.
 from simcheck import kinds, of, position, run
 
 HEAD = "table tock players=4 rules=classic\n"
@@ -20,7 +21,7 @@ def test_T9_slide_over_squares_is_one_move_reported_once_settled():
         "lift R5\nplace R6\nlift R6\nplace R8\nwait 400\n",
         p,
     )
-    assert kinds(evs) == ["card", "move"]
+    assert kinds(evs) == ["game", "card", "move"]
     (m,) = of(evs, "move")
     assert m["steps"] == [["R3", "R8"]]
     assert 90 <= m["settle"] < 250  # reported once the board had been still SETTLE_MS
@@ -43,7 +44,7 @@ def test_T13_captured_pawn_left_in_hand_is_reminded_then_corrected():
         "place GC3\nwait 400\n",
         p,
     )
-    assert kinds(evs) == ["card", "move", "illegal", "corrected"]
+    assert kinds(evs) == ["game", "card", "move", "illegal", "corrected"]
     assert "put 1 G pawn back in camp" in of(evs, "illegal")[0]["fix"]
 
 
@@ -65,7 +66,7 @@ def test_T11_half_made_seven_is_never_a_move():
         "place R14\nwait 400\n",
         p,
     )
-    assert kinds(evs) == ["card", "move"]  # the pause at R4 (3 of 7) reported nothing
+    assert kinds(evs) == ["game", "card", "move"]  # the pause at R4 (3 of 7) reported nothing
 
 
 def test_T12_jack_swap_read_from_lifts_and_places():
@@ -98,7 +99,7 @@ def test_lift_and_put_back_and_noise_are_not_moves():
         "glitch R12 15\nwait 3000\n",
         p,
     )
-    assert kinds(evs) == ["card"]
+    assert kinds(evs) == ["game", "card"]
 
 
 def test_T17_wrong_move_is_illegal_with_reason_then_corrected_then_played():
@@ -108,7 +109,7 @@ def test_T17_wrong_move_is_illegal_with_reason_then_corrected_then_played():
         "wait 400\nmove R3 R8\nwait 400\n",
         p,
     )
-    assert kinds(evs) == ["card", "illegal", "corrected", "move"]
+    assert kinds(evs) == ["game", "card", "illegal", "corrected", "move"]
     bad = of(evs, "illegal")[0]
     assert "R8" in bad["why"] and "R9" in bad["why"]
     assert "R9" in bad["fix"] and "R3" in bad["fix"]
@@ -117,7 +118,7 @@ def test_T17_wrong_move_is_illegal_with_reason_then_corrected_then_played():
 def test_move_without_a_card():
     p = {"p.json": position({"R": ["R3"]})}
     evs = run(HEAD + "position p.json\nmove R3 R6\nwait 2000\nmove R6 R3\nwait 400\n", p)
-    assert kinds(evs) == ["illegal", "corrected"]
+    assert kinds(evs) == ["game", "illegal", "corrected"]
     assert of(evs, "illegal")[0]["what"] == "no-card"
 
 
@@ -152,7 +153,7 @@ def test_undo_button_takes_back_the_last_move():
 def test_T19_win_then_cards_refused():
     p = {"p.json": position({"R": ["RH2", "RH3", "RH4", "R13"]})}
     evs = run(HEAD + "position p.json\ncard 3C\nmove R13 RH1\nwait 400\ncard 5H\n", p)
-    assert kinds(evs) == ["card", "move", "win", "error"]
+    assert kinds(evs) == ["game", "card", "move", "win", "error"]
     assert of(evs, "win")[0]["seat"] == "R"
     assert of(evs, "error")[0]["what"] == "game-over"
 

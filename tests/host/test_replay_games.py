@@ -79,3 +79,21 @@ def test_a_changed_log_fails_with_the_rule(logs, game, tmp_path):
         done = plateau("replay", str(bad))
         assert done.returncode == 1, (kind, done.stdout)
         assert f"line {i + 1}" in done.stdout and words in done.stdout, done.stdout
+
+
+def test_a_script_from_a_position_replays(tmp_path):
+    """`position FILE` starts the game from there with a `game` event: the live view and
+    replay follow it (they took the first legal move for a wrong one)."""
+    import shutil
+
+    from plateau import ROOT
+
+    shutil.copy(ROOT / "host_tools/plateau/examples/midgame.json", tmp_path)
+    script = "table tock players=4\nposition midgame.json\ncard 7H\nmove R18 G1\nmove G5 G11\n"
+    log = logged(tmp_path, "pos", script)
+    done = plateau("replay", str(log), "--json")
+    assert done.returncode == 0, done.stdout + done.stderr
+    final = json.loads(done.stdout)
+    assert sorted(final["pawns"]["R"]) == sorted(["G1", "G11", "camp", "camp"])
+    view = plateau("sim", str(tmp_path / "pos.table"))
+    assert "!!" not in view.stdout and "R plays 7H" in view.stdout
