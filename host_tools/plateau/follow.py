@@ -161,12 +161,16 @@ class TockFollower:
                 f"{COLOURS[c]}1-18 {''.join(row)}  home {home}  camp {pos.camp(c)}"
                 + ("  waiting" if pos.waiting >> c & 1 else "")
             )
-        turn = pos.to_dict()["turn"]
+        lines.append(self.status())
+        return "\n".join(lines)
+
+    def status(self, gap: str = "  ") -> str:
+        """Whose turn, the last move, the winner: the line under a drawn board."""
+        assert self.pos is not None
         last = ""
         if self.last_move:
             lm = self.last_move
-            last = f"  last: {lm['card']} {lm['seat']} " + " ".join(
-                f"{a}->{b}" for a, b in lm["steps"]
-            )
-        lines.append(f"turn {turn}{last}" + (f"  WINNER {self.winner}" if self.winner else ""))
-        return "\n".join(lines)
+            steps = " ".join(f"{a}->{b}" for a, b in lm["steps"])
+            last = f"{gap}last: {lm['card']} {lm['seat']} {steps}"
+        won = f"{gap}WINNER {self.winner}" if self.winner else ""
+        return f"turn {self.pos.to_dict()['turn']}{last}{won}"

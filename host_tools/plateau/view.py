@@ -304,14 +304,5 @@ def ring(follower, marks: set[str] | frozenset = frozenset()) -> list[str]:
             else ""
         )
     )
-    turn = pos.to_dict()["turn"]
-    last = ""
-    if follower.last_move:
-        lm = follower.last_move
-        last = f"   last: {lm['card']} {lm['seat']} " + " ".join(
-            f"{a}->{b}" for a, b in lm["steps"]
-        )
-    lines.append(
-        f"   turn {turn}{last}" + (f"   WINNER {follower.winner}" if follower.winner else "")
-    )
+    lines.append("   " + follower.status("   "))
     return lines
