@@ -49,6 +49,18 @@ def _clock(ms) -> str:
     return f"{t // 60}:{t % 60:02d}"
 
 
+# Weykick's `ignored` events, in words (docs/weykick.md)
+IGNORED = {
+    "paused": "not counted, the match is paused",
+    "break": "not counted, half-time break",
+    "over": "not counted, the match is over (undo the last goal, or new)",
+    "lockout": "not counted, the goal had not re-armed (a bounce, or too soon after the goal)",
+    "both-goals": "not counted, the other goal's sensor sees a ball too (a second ball? a fault?)",
+    "at-start": "not counted, the ball was in the goal as the game started",
+    "stuck": "its sensor has been on 30 s: a ball left in it, or the sensor stuck on",
+}
+
+
 LINES = {
     "heartbeat": lambda r, ev: f"board up {r.get('up', 0) / 1000:.1f} s",
     "hello": lambda r, ev: (
@@ -73,8 +85,16 @@ LINES = {
     # Weykick
     "goal": lambda r, ev: (
         f"GOAL in goal {r['goal']}: side {r['side']} scores   {_score(r['score'])}   "
-        f"({_clock(r.get('match_ms', 0))}, ball seen {r.get('seen_ms')} ms)"
+        f"({_clock(r.get('match_ms', 0))})"
     ).replace("GOAL ", "", 1),
+    "ignored": lambda r, ev: (  # a ball the table did not count, and why
+        f"ball in goal {r.get('goal')}: {IGNORED.get(str(r['why']), str(r['why']))}"
+        + (f" (out {r['out_ms']} ms)" if "out_ms" in r else "")
+    ),
+    "withdrawn": lambda r, ev: (  # undo took back an announced result
+        f"match {r.get('match')} result (winner {r.get('winner') or 'none'}, "
+        f"{_score(r['score'])}): no longer true after undo"
+    ),
     "match_end": lambda r, ev: (
         f"winner {r.get('winner') or 'none (draw)'}   {_score(r['score'])}   "
         f"series A {int(r['series']['A'])} - {int(r['series']['B'])} B"

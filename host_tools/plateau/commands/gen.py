@@ -29,6 +29,13 @@ def add_gen(sub, common) -> None:
     g.add_argument("--seed", type=int, default=0, help="the same seed writes the same game")
     g.add_argument("--noise", type=float, default=0.02, help="chance of a sensor glitch per action")
     g.add_argument("--pace", type=int, default=150, help="ms between hand actions")
+    g.add_argument(
+        "--mess",
+        type=float,
+        default=0.0,
+        help="Weykick: share of goals (0-1) followed by a table incident that is no goal"
+        " (docs/weykick.md); the script is then timed to the ms",
+    )
     g.add_argument("-o", "--output", help="file to write (default: stdout)")
     g.set_defaults(func=cmd_gen)
 
@@ -41,6 +48,8 @@ def cmd_gen(args: argparse.Namespace) -> int:
         raise UsageError(f"--game {args.game}: one of {', '.join(GAMES)}")
     if args.rules is not None and args.game != "tock":
         raise UsageError(f"--rules is Tock's; {args.game} has none")
+    if not 0 <= args.mess <= 1:
+        raise UsageError(f"--mess is a share of goals, 0 to 1, not {args.mess}")
     rules = args.rules or "classic"
     players = args.players if args.players is not None else (3 if args.game == "holdem" else 4)
     given = {
@@ -59,7 +68,7 @@ def cmd_gen(args: argparse.Namespace) -> int:
             script = session.script
             summary = f"{len(session.hands)} hands, stacks {session.hands[-1]['stacks']}"
         else:
-            series = generate_weykick(seed=args.seed, pace=args.pace)
+            series = generate_weykick(seed=args.seed, pace=args.pace, mess=args.mess)
             script = series.script
             summary = f"{len(series.matches)} matches, winner {series.winner}"
         return _out(args.output, script, summary)
