@@ -39,6 +39,8 @@ COMMANDS = (
     ("size", "plateau.commands.install:add_size"),
     ("tock", "plateau.tock:add_parser"),
     ("holdem", "plateau.holdem:add_parser"),
+    # bridge, serve, players, league, club-broker, and --mqtt on log and sim (after them)
+    ("club", "plateau.club:add_parser"),
 )
 
 DOCS = """Documentation: docs/README.md in the repository (the games' rules, the table-script

@@ -1,0 +1,129 @@
+"""The club: many tables through one MQTT broker, a scoreboard in the browser, players and a
+league (docs/club.md). `add_parser` registers its commands with `plateau`."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def cmd_bridge(args: argparse.Namespace) -> int:
+    import signal
+
+    from plateau.club.mqtt import Bridge, Broker
+
+    try:
+        broker = Broker.parse(args.mqtt, args.user or args.table, args.password_file)
+        bridge = Bridge(args.log, args.table, broker, say=lambda m: print(m, file=sys.stderr))
+    except (ValueError, OSError) as e:
+        print(f"plateau bridge: {e}", file=sys.stderr)
+        return 2
+    signal.signal(signal.SIGTERM, lambda *_: bridge.stop.set())
+    try:
+        bridge.run(follow=not args.once)
+    except KeyboardInterrupt:
+        bridge.stop.set()
+    print(
+        f"plateau bridge: {bridge.published} lines published, acknowledged up to line"
+        f" {bridge.acked_line}, {bridge.connections} connections",
+        file=sys.stderr,
+    )
+    return 0
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    from plateau.club.mqtt import check_table
+    from plateau.club.server import serve
+
+    try:
+        check_table(args.table)
+    except ValueError as e:
+        print(f"plateau serve: {e}", file=sys.stderr)
+        return 2
+    return serve(args)
+
+
+def cmd_players(args: argparse.Namespace) -> int:
+    from plateau.club.league import League
+
+    seats = {}
+    for word in args.seats:
+        seat, eq, name = word.partition("=")
+        if not eq:
+            print(f"plateau players: {word!r} is not SEAT=NAME", file=sys.stderr)
+            return 2
+        seats[seat] = name
+    league = League(args.db)
+    try:
+        if seats:
+            league.seat(args.table, seats)
+    except ValueError as e:
+        print(f"plateau players: {e}", file=sys.stderr)
+        return 2
+    for seat, name in sorted(league.seats(args.table).items()):
+        print(f"{args.table} seat {seat}: {name}")
+    return 0
+
+
+def cmd_league(args: argparse.Namespace) -> int:
+    from plateau.club.league import League
+    from plateau.events import clean
+
+    s = League(args.db).standings(args.game)
+    for i, r in enumerate(s["ratings"], 1):
+        print(
+            clean(
+                f"{i:3d}. {r['player']:<24} {r['rating']:5d}  {r['games']} games, {r['wins']} won"
+            )
+        )
+    print(f"{len(s['ratings'])} players, {len(s['history'])} recent {args.game} results")
+    return 0
+
+
+def add_parser(sub, common=None) -> None:
+    """`plateau bridge`, `serve`, `players`, `league`."""
+    from plateau.club.league import GAMES
+
+    b = sub.add_parser("bridge", help="publish a table's log to an MQTT broker (the club)")
+    b.add_argument("log", help="the table's JSON-lines log (plateau log / plateau sim --log)")
+    b.add_argument("--table", required=True, help="the table's name: letters, digits, - or _")
+    b.add_argument("--mqtt", required=True, metavar="HOST:PORT", help="the broker")
+    b.add_argument("--user", help="broker user (default: the table's name)")
+    b.add_argument(
+        "--password-file", help="file holding the broker password (or PLATEAU_MQTT_PASSWORD)"
+    )
+    b.add_argument("--once", action="store_true", help="publish what the log holds and stop")
+    b.set_defaults(func=cmd_bridge)
+
+    s = sub.add_parser("serve", help="the club's scoreboard in the browser")
+    src = s.add_mutually_exclusive_group()
+    src.add_argument("--mqtt", metavar="HOST:PORT", help="every table a broker carries")
+    src.add_argument("--log", help="or one table from its log on this machine (no broker)")
+    s.add_argument("--table", default="table", help="the table's name with --log")
+    s.add_argument("--db", help="SQLite file for players and results (the log's index will do)")
+    s.add_argument(
+        "--host", default="127.0.0.1", help="address to listen on (default: this machine only)"
+    )
+    s.add_argument("--port", type=int, default=8080, help="0: any free port")
+    s.add_argument(
+        "--token-file", help="the operator's token (else PLATEAU_TOKEN, else made and printed)"
+    )
+    s.add_argument("--user", default="club", help="broker user (read-only in the documented setup)")
+    s.add_argument(
+        "--password-file", help="file holding the broker password (or PLATEAU_MQTT_PASSWORD)"
+    )
+    s.add_argument("--client-id", help="the broker session's name (default: made up)")
+    s.set_defaults(func=cmd_serve)
+
+    p = sub.add_parser("players", help="name a table's seats for the league")
+    p.add_argument("--db", required=True, help="the SQLite file plateau serve --db uses")
+    p.add_argument("--table", required=True)
+    p.add_argument(
+        "seats", nargs="*", help="SEAT=NAME, e.g. R=Alice B=Bob (empty name: free the seat)"
+    )
+    p.set_defaults(func=cmd_players)
+
+    lg = sub.add_parser("league", help="a game's ratings from the recorded results")
+    lg.add_argument("--db", required=True)
+    lg.add_argument("--game", default="tock", choices=GAMES)
+    lg.set_defaults(func=cmd_league)

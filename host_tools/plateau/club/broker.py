@@ -1,0 +1,108 @@
+"""A Mosquitto broker set up as docs/club.md says a club's should be: a password file, no
+anonymous clients, each table allowed to write only its own topics (its user name is the
+table's name), the scoreboard read-only. Used by the tests and the benchmark (on 127.0.0.1,
+a free port, in a folder of their own) and by `plateau broker` to write such a setup."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import time
+from pathlib import Path
+
+READER = "club"  # the scoreboard's user: reads every table, writes nothing
+
+
+def mosquitto() -> str | None:
+    """The broker's program (Debian's `mosquitto` package puts it in /usr/sbin)."""
+    return shutil.which("mosquitto") or next(
+        (p for p in ("/usr/sbin/mosquitto", "/usr/local/sbin/mosquitto") if Path(p).exists()), None
+    )
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def write_config(folder: Path, port: int, users: dict[str, str], host: str = "127.0.0.1") -> Path:
+    """mosquitto.conf, passwd (hashed by mosquitto_passwd) and acl in `folder`."""
+    folder.mkdir(parents=True, exist_ok=True)
+    passwd = folder / "passwd"
+    passwd.write_text("".join(f"{u}:{p}\n" for u, p in users.items()))
+    tool = shutil.which("mosquitto_passwd") or "/usr/bin/mosquitto_passwd"
+    subprocess.run([tool, "-U", str(passwd)], check=True)  # plain text -> hashes, in place
+    (folder / "acl").write_text(
+        "# each table writes its own topics only: its user name is the table's name\n"
+        "pattern readwrite plateau/%u/#\n"
+        f"user {READER}\ntopic read plateau/#\n"
+    )
+    conf = folder / "mosquitto.conf"
+    conf.write_text(
+        f"listener {port} {host}\n"
+        "allow_anonymous false\n"
+        f"password_file {passwd}\n"
+        f"acl_file {folder / 'acl'}\n"
+        # the scoreboard's queued messages and the retained states survive a restart
+        "persistence true\n"
+        f"persistence_location {folder}/\n"
+        "autosave_interval 1\n"
+        "max_queued_messages 100000\n"
+        f"log_dest file {folder / 'mosquitto.log'}\n" + ("user root\n" if os.geteuid() == 0 else "")
+        # started as root (CI), mosquitto would become the `mosquitto` user, who cannot read
+        # a test's folder: it stays who started it
+    )
+    return conf
+
+
+class Mosquitto:
+    """A broker of our own on 127.0.0.1 (tests, benchmark): start, stop, start again on the
+    same port with the same persistence."""
+
+    def __init__(self, folder: Path, users: dict[str, str], port: int | None = None):
+        exe = mosquitto()
+        if exe is None:
+            raise FileNotFoundError(
+                "mosquitto is not installed (Debian: apt-get install mosquitto)"
+            )
+        self.exe = exe
+        self.folder = folder
+        self.port = port or free_port()
+        self.conf = write_config(folder, self.port, users)
+        self.proc: subprocess.Popen | None = None
+
+    def start(self, timeout: float = 10.0) -> None:
+        self.proc = subprocess.Popen(
+            [self.exe, "-c", str(self.conf)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+        )
+        t0 = time.monotonic()
+        while time.monotonic() - t0 < timeout:
+            if self.proc.poll() is not None:
+                err = self.proc.stderr.read().decode() if self.proc.stderr else ""
+                raise RuntimeError(f"mosquitto exited: {err.strip()}")
+            try:
+                socket.create_connection(("127.0.0.1", self.port), 0.2).close()
+                return
+            except OSError:
+                time.sleep(0.05)
+        raise RuntimeError(f"mosquitto did not listen on {self.port} within {timeout} s")
+
+    def stop(self, kill: bool = False) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.kill() if kill else self.proc.terminate()
+            self.proc.wait(10)
+        self.proc = None
+
+    @property
+    def pid(self) -> int | None:
+        return self.proc.pid if self.proc else None
+
+    def __enter__(self) -> Mosquitto:
+        self.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.stop()

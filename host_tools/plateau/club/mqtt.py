@@ -1,0 +1,394 @@
+"""Tables to a broker: `Bridge` publishes a table's log, `Feed` reads every table's.
+
+Topics, per table (a name of letters, digits, `-` and `_`):
+  plateau/<table>/events    every log line, in order, QoS 1: {"epoch", "line", "prev", "event"}
+  plateau/<table>/state     the table's folded state (club.state), retained, for late joiners
+  plateau/<table>/presence  {"online": bool, ...}, retained; the broker says offline for a
+                            bridge that vanished (its last will)
+
+The log is the truth. The bridge reads it as it grows and publishes line after line, never
+more than WINDOW lines ahead of the broker's acknowledgements; it remembers (in LOG.bridge)
+the last line the broker acknowledged. When the broker goes away the bridge drops that
+connection and everything in flight, and on the next one publishes again from the first line
+not acknowledged: nothing is lost, some lines may come twice (QoS 1 allows it anyway).
+Consumers drop repeats by line (`line` not above the last taken) and numbered repeats by
+(boot, seq) (club.state.TableState.feed); `prev` is the line published before this one, so a
+consumer sees a hole (lines the broker lost) and takes the next retained state instead.
+`epoch` names one log: a log replaced by another starts a new epoch at line 1."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import secrets
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any
+
+import paho.mqtt.client as mqtt
+
+from plateau import events
+from plateau.club.state import TableState
+from plateau.logger import scan_log
+
+TABLE = re.compile(r"[A-Za-z0-9_-]{1,32}\Z")
+WINDOW = 100  # lines published and not yet acknowledged, at most
+STATE_EVERY_S = 0.25  # the retained state, at most this often while lines flow
+MAX_PAYLOAD = 65536  # a state is a few KB; an event line at most events.MAX_LINE
+
+
+def topic(table: str, what: str) -> str:
+    return f"plateau/{table}/{what}"
+
+
+def check_table(name: str) -> str:
+    if not TABLE.match(name):
+        raise ValueError(f"table name {name!r}: 1-32 letters, digits, - or _")
+    return name
+
+
+@dataclass
+class Broker:
+    """Where the broker is and who we are to it."""
+
+    host: str = "127.0.0.1"
+    port: int = 1883
+    user: str | None = None
+    password: str | None = None
+
+    @classmethod
+    def parse(cls, url: str, user: str | None = None, password_file: str | None = None) -> Broker:
+        """'host:port' or 'host' (1883). The password comes from a file (never the command
+        line, which other users see) or PLATEAU_MQTT_PASSWORD."""
+        host, _, port = url.rpartition(":") if ":" in url else (url, "", "1883")
+        password = os.environ.get("PLATEAU_MQTT_PASSWORD")
+        if password_file:
+            password = Path(password_file).read_text().strip()
+        return cls(host or "127.0.0.1", int(port), user, password)
+
+    def client(
+        self, client_id: str = "", clean: bool = True, reconnect: bool = False
+    ) -> mqtt.Client:
+        c = mqtt.Client(
+            mqtt.CallbackAPIVersion.VERSION2,
+            client_id=client_id,
+            clean_session=clean,
+            reconnect_on_failure=reconnect,
+        )
+        if self.user:
+            c.username_pw_set(self.user, self.password)
+        return c
+
+
+def envelope(epoch: str, line: int, prev: int, ev: dict) -> bytes:
+    return json.dumps(
+        {"epoch": epoch, "line": line, "prev": prev, "event": ev},
+        separators=(",", ":"),
+        ensure_ascii=True,
+    ).encode()
+
+
+def open_envelope(payload: bytes) -> tuple[str, int, int, dict]:
+    """(epoch, line, prev, event) from an events message, checked as a log line is (size,
+    depth, the event's shape); ValueError says what is wrong."""
+    if len(payload) > events.MAX_LINE + 256:
+        raise ValueError("message too long")
+    if events.too_deep(payload) and events._depth(payload) > events.MAX_DEPTH + 1:
+        raise ValueError("nested too deep")  # the envelope is one level more than a log line
+    try:
+        d = json.loads(payload.decode("utf-8"))
+    except (ValueError, RecursionError) as e:
+        raise ValueError("not JSON") from e
+    if not isinstance(d, dict):
+        raise ValueError("not an object")
+    epoch, line, prev, ev = d.get("epoch"), d.get("line"), d.get("prev"), d.get("event")
+    if not isinstance(epoch, str) or len(epoch) > 32:
+        raise ValueError("bad epoch")
+    if not (isinstance(line, int) and isinstance(prev, int) and 0 <= prev < line < events.MAX_INT):
+        raise ValueError("bad line numbers")
+    why = events.shape(ev)
+    if why:
+        raise ValueError(why)
+    assert isinstance(ev, dict)
+    return epoch, line, prev, ev
+
+
+def open_state(payload: bytes) -> TableState:
+    if len(payload) > MAX_PAYLOAD:
+        raise ValueError("state too long")
+    try:
+        d = json.loads(payload.decode("utf-8"))
+    except (ValueError, RecursionError) as e:
+        raise ValueError("not JSON") from e
+    return TableState.from_dict(d)
+
+
+# --- the table's side -------------------------------------------------------------------------
+
+
+class Bridge:
+    """Publishes one table's log (see the module's comment). `run()` until `stop` is set;
+    `follow=False` returns once every line is acknowledged (a finished log)."""
+
+    def __init__(
+        self,
+        log: str | os.PathLike,
+        table: str,
+        broker: Broker,
+        say: Callable[[str], None] = lambda m: None,
+    ):
+        self.log = Path(log)
+        self.table = check_table(table)
+        self.broker = broker
+        self.say = say
+        self.cursor_path = Path(f"{self.log}.bridge-{table}")
+        self.stop = threading.Event()
+        self.published = 0  # lines sent (repeats after a reconnection included)
+        self.connections = 0
+        self._lock = threading.Lock()
+        self._acked: set[int] = set()
+        self._connected = threading.Event()
+        self._lost = threading.Event()
+        self._load_cursor()
+
+    # the cursor: the first line not acknowledged, kept across runs
+    def _load_cursor(self) -> None:
+        try:
+            c = json.loads(self.cursor_path.read_text())
+            self.epoch, self.acked_line, self.acked_off = c["epoch"], c["line"], c["offset"]
+            self.ino = c.get("ino")
+        except (OSError, ValueError, KeyError):
+            self._new_epoch()
+
+    def _new_epoch(self) -> None:
+        self.epoch = secrets.token_hex(4)
+        self.acked_line = self.acked_off = 0
+        self.ino = None
+
+    def _save_cursor(self) -> None:
+        tmp = self.cursor_path.with_suffix(".tmp")
+        tmp.write_text(
+            json.dumps(
+                {
+                    "epoch": self.epoch,
+                    "line": self.acked_line,
+                    "offset": self.acked_off,
+                    "ino": self.ino,
+                }
+            )
+        )
+        os.replace(tmp, self.cursor_path)
+
+    def _open_log(self) -> IO[bytes] | None:
+        try:
+            f = open(self.log, "rb")  # noqa: SIM115 (closed by run)
+        except FileNotFoundError:
+            return None
+        st = os.fstat(f.fileno())
+        if (self.ino is not None and st.st_ino != self.ino) or st.st_size < self.acked_off:
+            self.say(f"bridge: {self.log} was replaced: publishing it from its first line")
+            self._new_epoch()
+        self.ino = st.st_ino
+        return f
+
+    def _fold_to_cursor(self, f: IO[bytes]) -> TableState:
+        """The state as of the acknowledged line (a restarted bridge goes on from there)."""
+        state = TableState(self.table, self.epoch)
+        for n, _, ev, _ in scan_log(f, 0, 0, partial=False):
+            if n > self.acked_line:
+                break
+            if ev is not None:
+                state.feed(n, ev)
+        return state
+
+    # the connection: a new client each time (what was in flight on the old one is dropped
+    # and published again from the log)
+    def _connect(self) -> mqtt.Client | None:
+        self._connected.clear()
+        self._lost.clear()
+        c = self.broker.client()
+        pres = topic(self.table, "presence")
+        c.will_set(pres, json.dumps({"online": False}), qos=1, retain=True)
+        c.max_inflight_messages_set(WINDOW + 10)
+
+        def on_connect(client, userdata, flags, rc, props):
+            if rc.is_failure:
+                self.say(f"bridge: broker refused: {rc}")
+                self._lost.set()
+            else:
+                self._connected.set()
+
+        def on_disconnect(client, userdata, flags, rc, props):
+            self._lost.set()
+
+        def on_publish(client, userdata, mid, rc, props):
+            with self._lock:
+                self._acked.add(mid)
+
+        c.on_connect, c.on_disconnect, c.on_publish = on_connect, on_disconnect, on_publish
+        try:
+            c.connect(self.broker.host, self.broker.port, keepalive=5)
+        except OSError:
+            return None
+        c.loop_start()
+        t0 = time.monotonic()
+        while not self._connected.wait(0.05):
+            if self._lost.is_set() or time.monotonic() - t0 > 5 or self.stop.is_set():
+                c.loop_stop()
+                return None
+        self.connections += 1
+        c.publish(pres, json.dumps({"online": True, "since": time.time()}), qos=1, retain=True)
+        return c
+
+    def run(self, follow: bool = True) -> None:
+        f = None
+        while f is None:
+            f = self._open_log()
+            if f is None:
+                if not follow or self.stop.wait(0.5):
+                    return
+        state = self._fold_to_cursor(f)
+        delay = 0.2
+        try:
+            while not self.stop.is_set():
+                client = self._connect()
+                if client is None:
+                    self.stop.wait(delay)
+                    delay = min(delay * 2, 2.0)
+                    continue
+                delay = 0.2
+                self.say(
+                    f"bridge: {self.table} connected, publishing from line {self.acked_line + 1}"
+                )
+                done = self._publish(client, f, state, follow)
+                if done:
+                    client.publish(
+                        topic(self.table, "presence"),
+                        json.dumps({"online": False}),
+                        qos=1,
+                        retain=True,
+                    ).wait_for_publish(2)
+                client.disconnect()
+                client.loop_stop()
+                self._save_cursor()
+                if done:
+                    return
+                self.say(f"bridge: {self.table} lost the broker at line {self.acked_line}")
+        finally:
+            f.close()
+            self._save_cursor()
+
+    def _publish(self, client: mqtt.Client, f: IO[bytes], state: TableState, follow: bool) -> bool:
+        """Lines to the broker while connected. True: stopped, or (not following) done."""
+        ev_topic, st_topic = topic(self.table, "events"), topic(self.table, "state")
+        pending: OrderedDict[int, tuple[int, int]] = OrderedDict()  # mid -> line, offset after
+        with self._lock:
+            self._acked.clear()
+        line, off = self.acked_line, self.acked_off
+        state_due = True  # a late joiner's snapshot, at once
+        last_state = 0.0
+        saved = time.monotonic()
+        while not self._lost.is_set():
+            if self.stop.is_set():
+                return True
+            sent = 0
+            if len(pending) < WINDOW:
+                for n, end, ev, why in scan_log(f, off, line, partial=False):
+                    if ev is None:
+                        if why is None:  # a blank line: nothing to say
+                            line, off = n, end
+                            continue
+                        ev = events.bad(None, None, why, b"")
+                    info = client.publish(ev_topic, envelope(self.epoch, n, line, ev), qos=1)
+                    if info.rc != mqtt.MQTT_ERR_SUCCESS:
+                        return False
+                    pending[info.mid] = (n, end)
+                    state.feed(n, ev)
+                    line, off = n, end
+                    self.published += 1
+                    sent += 1
+                    state_due = True
+                    if len(pending) >= WINDOW:
+                        break
+            with self._lock:
+                while pending and next(iter(pending)) in self._acked:
+                    mid, (self.acked_line, self.acked_off) = pending.popitem(last=False)
+                    self._acked.discard(mid)
+            now = time.monotonic()
+            if state_due and (not sent or now - last_state >= STATE_EVERY_S):
+                payload = json.dumps(state.to_dict(), separators=(",", ":"), ensure_ascii=True)
+                client.publish(st_topic, payload, qos=1, retain=True)
+                state_due, last_state = False, now
+            if now - saved >= 1.0:
+                self._save_cursor()
+                saved = now
+            if not follow and not pending and not sent and not state_due:
+                return True
+            if not sent:
+                self.stop.wait(0.01)  # the log is polled: a line waits at most this long
+        return False
+
+
+# --- the scoreboard's side --------------------------------------------------------------------
+
+
+class Feed:
+    """Every table's topics, handed to `on_message(table, what, payload)` (called on the
+    client's thread). A persistent session (QoS 1): what the broker held for us while we
+    were away comes when we are back. Reconnects by itself."""
+
+    def __init__(
+        self,
+        broker: Broker,
+        on_message: Callable[[str, str, bytes], None],
+        client_id: str | None = None,
+        say: Callable[[str], None] = lambda m: None,
+    ):
+        self.broker = broker
+        self.on_message = on_message
+        self.say = say
+        self.connected = threading.Event()
+        self.client = broker.client(
+            client_id or f"plateau-serve-{secrets.token_hex(3)}", clean=False, reconnect=True
+        )
+        self.client.reconnect_delay_set(1, 2)
+        self.client.on_connect = self._on_connect
+        self.client.on_disconnect = self._on_disconnect
+        self.client.on_message = self._on_message
+
+    def _on_connect(self, client, userdata, flags, rc, props) -> None:
+        if rc.is_failure:
+            self.say(f"broker refused: {rc}")
+            return
+        # the retained states first, so that events come after the state they follow
+        client.subscribe(
+            [("plateau/+/state", 1), ("plateau/+/presence", 1), ("plateau/+/events", 1)]
+        )
+        self.connected.set()
+        self.say(f"connected to the broker at {self.broker.host}:{self.broker.port}")
+
+    def _on_disconnect(self, client, userdata, flags, rc, props) -> None:
+        self.connected.clear()
+
+    def _on_message(self, client, userdata, msg: Any) -> None:
+        parts = msg.topic.split("/")
+        if len(parts) != 3 or not TABLE.match(parts[1]):
+            return
+        self.on_message(parts[1], parts[2], msg.payload)
+
+    def start(self) -> None:
+        self.client.connect_async(self.broker.host, self.broker.port, keepalive=5)
+        # reconnects by itself: loop_forever(retry_first_connection=True) in a thread
+        self._thread = threading.Thread(
+            target=self.client.loop_forever, kwargs={"retry_first_connection": True}, daemon=True
+        )
+        self._thread.start()
+
+    def stop(self) -> None:
+        self.client.disconnect()
+        self._thread.join(5)

@@ -1,0 +1,370 @@
+// Plateau club pages. Everything a board (or a log, or a broker) says is put in the page as
+// text (textContent, attribute values through setAttribute), never parsed as markup: there is
+// no innerHTML in this file. The page keeps what it applied in window.plateau.applied (the
+// tests read it to measure event-to-DOM latency).
+"use strict";
+
+const plateau = (window.plateau = { applied: [], state: null, players: {} });
+const SEATS_TOCK = { R: "red", G: "green", B: "blue", Y: "yellow" };
+const SUITS = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
+const POCHA_SUITS = { O: "oros", C: "copas", E: "espadas", B: "bastos" };
+
+function el(tag, attrs, ...kids) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v !== null && v !== undefined && v !== false) e.setAttribute(k, String(v));
+  }
+  for (const k of kids.flat()) {
+    if (k === null || k === undefined || k === false) continue;
+    e.appendChild(k instanceof Node ? k : document.createTextNode(String(k)));
+  }
+  return e;
+}
+
+function svg(tag, attrs, text) {
+  const e = document.createElementNS("http://www.w3.org/2000/svg", tag);
+  for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, String(v));
+  if (text !== undefined) e.textContent = String(text);
+  return e;
+}
+
+function replace(node, ...kids) {
+  while (node.firstChild) node.removeChild(node.firstChild);
+  for (const k of kids.flat()) {
+    if (k === null || k === undefined || k === false) continue;
+    node.appendChild(k instanceof Node ? k : document.createTextNode(String(k)));
+  }
+}
+
+function status(text, cls) {
+  const s = document.getElementById("status");
+  s.textContent = text;
+  s.className = "status " + (cls || "");
+}
+
+function nav() {
+  const n = document.getElementById("nav");
+  for (const g of ["tock", "weykick", "holdem", "pocha"]) {
+    n.appendChild(el("a", { href: "/league/" + g }, "league: " + g));
+  }
+}
+
+function seatName(seat) {
+  const who = plateau.players[seat];
+  const base = SEATS_TOCK[seat] && plateau.state && plateau.state.game === "tock" ? SEATS_TOCK[seat] : "seat " + seat;
+  return who ? who + " (" + base + ")" : base;
+}
+
+function cardFace(text, game) {
+  const t = String(text);
+  const suit = t.slice(-1);
+  const rank = t.slice(0, -1);
+  if (game === "pocha") {
+    return el("span", { class: "cardface", "data-card": t }, rank + " " + (POCHA_SUITS[suit] || suit));
+  }
+  const red = suit === "H" || suit === "D";
+  return el("span", { class: "cardface" + (red ? " red" : ""), "data-card": t }, rank + (SUITS[suit] || suit));
+}
+
+// --- live connection ---------------------------------------------------------------------------
+
+function connect(query, onMessage) {
+  let delay = 250;
+  function open() {
+    const proto = location.protocol === "https:" ? "wss://" : "ws://";
+    const ws = new WebSocket(proto + location.host + "/ws" + query);
+    ws.onopen = () => { delay = 250; status("live", "live"); };
+    ws.onmessage = (m) => {
+      let msg;
+      try { msg = JSON.parse(m.data); } catch (e) { return; }
+      onMessage(msg);
+    };
+    ws.onclose = () => {
+      status("reconnecting", "down");
+      setTimeout(open, delay);
+      delay = Math.min(delay * 2, 5000);
+    };
+  }
+  open();
+}
+
+function applied(table, state) {
+  plateau.applied.push({ table: table, line: state.line, seq: state.seq, t: Date.now() });
+  if (plateau.applied.length > 20000) plateau.applied.splice(0, 10000);
+}
+
+// --- the club page -----------------------------------------------------------------------------
+
+function clubPage() {
+  const main = document.getElementById("main");
+  const list = el("div", { class: "tables", id: "tables" });
+  replace(main, el("h1", {}, "Tables"), list);
+  const cards = {};
+  connect("", (msg) => {
+    if (msg.type !== "summary") return;
+    const t = msg.table;
+    let card = cards[t.table];
+    if (!card) {
+      card = cards[t.table] = el("a", { class: "tablecard", href: "/table/" + encodeURIComponent(t.table), "data-table": t.table });
+      const names = Object.keys(cards).sort();
+      list.insertBefore(card, cards[names[names.indexOf(t.table) + 1]] || null);
+    }
+    const score = t.score ? Object.entries(t.score).map(([k, v]) => k + " " + v).join("  ") : "";
+    replace(card,
+      el("div", { class: "name" }, el("span", { class: "dot" + (t.online ? " on" : "") }), t.table),
+      el("div", {}, t.game || "no game yet"),
+      el("div", { class: "muted" }, score),
+      t.winner ? el("div", { class: "big" }, "winner " + t.winner) : el("div", { class: "muted" }, t.turn ? "turn " + t.turn : ""),
+      el("div", { class: "muted" }, t.events + " events" + (t.stale ? " (catching up)" : "")));
+    applied(t.table, t);
+  });
+}
+
+// --- a table's page ---------------------------------------------------------------------------
+
+function tablePage() {
+  const table = decodeURIComponent(location.pathname.split("/")[2] || "");
+  document.title = table + " - Plateau club";
+  const main = document.getElementById("main");
+  const head = el("h1", { id: "title" }, table);
+  const body = el("div", { id: "game" }, el("p", { class: "muted" }, "waiting for the table"));
+  replace(main, head, body, operatorForm(table));
+  connect("?table=" + encodeURIComponent(table), (msg) => {
+    if (msg.type !== "state") return;
+    const st = msg.state;
+    plateau.state = st;
+    plateau.players = msg.players || {};
+    replace(head, el("span", { class: "dot" + (msg.online ? " on" : "") }), table + " \u00b7 " + (st.game || "no game yet"));
+    const parts = [];
+    if (msg.stale) parts.push(el("div", { class: "banner stale" }, "events were lost on the way: catching up from the table"));
+    const draw = { tock: tock, weykick: weykick, holdem: holdem, pocha: pocha }[st.game];
+    parts.push(draw ? draw(st.view || {}) : el("p", { class: "muted" }, "no game yet"));
+    parts.push(el("p", { class: "muted" }, st.events + " events \u00b7 boot " + (st.boot || "-") + " \u00b7 #" + st.seq));
+    replace(body, parts);
+    applied(table, st);
+    fillSeats(st.view && st.view.seats);
+  });
+  setInterval(tickClock, 200);
+}
+
+function operatorForm(table) {
+  const seats = el("span", { id: "seats" });
+  const token = el("input", { type: "password", id: "token", placeholder: "operator token", autocomplete: "off" });
+  token.value = sessionStorage.getItem("plateau-token") || "";
+  const said = el("span", { id: "said", class: "muted" });
+  const form = el("form", { class: "operator", id: "players-form" },
+    el("b", {}, "Players "), seats, el("label", {}, "token ", token), el("button", { type: "submit" }, "name them"), " ", said);
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    sessionStorage.setItem("plateau-token", token.value);
+    const body = {};
+    for (const inp of seats.querySelectorAll("input")) body[inp.dataset.seat] = inp.value;
+    const r = await fetch("/api/table/" + encodeURIComponent(table) + "/players", {
+      method: "POST", headers: { "Content-Type": "application/json", Authorization: "Bearer " + token.value },
+      body: JSON.stringify({ seats: body }) });
+    said.textContent = r.ok ? "saved" : "refused: " + (await r.text());
+  });
+  return form;
+}
+
+function fillSeats(seats) {
+  const box = document.getElementById("seats");
+  if (!box || !seats) return;
+  const have = [...box.querySelectorAll("input")].map((i) => i.dataset.seat).join(",");
+  if (have === seats.join(",")) return;
+  replace(box, seats.map((s) => {
+    const inp = el("input", { "data-seat": s, placeholder: "seat " + s });
+    inp.value = plateau.players[s] || "";
+    return el("label", {}, s + " ", inp);
+  }));
+}
+
+// --- Tock: the 72-square ring, homes, camps, pawns -----------------------------------------------
+
+const COLOURS = "RGBY";
+const C = 200, RING = 150;
+
+function ringXY(index, r) {
+  const a = (-90 + index * 5) * Math.PI / 180;
+  return [C + r * Math.cos(a), C + r * Math.sin(a)];
+}
+
+function squareXY(name) {
+  const m = /^([RGBY])(H?)(\d+)$/.exec(name);
+  if (!m) return null;
+  const c = COLOURS.indexOf(m[1]);
+  const k = parseInt(m[3], 10);
+  if (m[2]) return ringXY(c * 18 + 8.5, RING - 22 - 19 * (k - 1)); // homes: inward from the side
+  return ringXY(c * 18 + k - 1, RING);
+}
+
+function tock(v) {
+  const pos = v.position || { pawns: {} };
+  const moved = new Set();
+  if (v.last_move && v.last_move.steps) for (const s of v.last_move.steps) for (const q of s) moved.add(q);
+  const board = svg("svg", { viewBox: "0 0 400 400", class: "board", id: "tock-board", role: "img" });
+  board.appendChild(svg("title", {}, "Tock board"));
+  for (let c = 0; c < 4; c++) {
+    const col = COLOURS[c];
+    for (let k = 1; k <= 18; k++) {
+      const [x, y] = ringXY(c * 18 + k - 1, RING);
+      const name = col + k;
+      board.appendChild(svg("circle", { cx: x, cy: y, r: 7.2, class: "sq " + (k === 1 ? "tint-" + col : "") + (moved.has(name) ? " moved" : ""), "data-square": name }));
+      if (k === 1 || k === 18) {
+        const [lx, ly] = ringXY(c * 18 + k - 1, RING + 16);
+        board.appendChild(svg("text", { x: lx, y: ly, class: "label" }, name));
+      }
+    }
+    for (let h = 1; h <= 4; h++) {
+      const [x, y] = squareXY(col + "H" + h);
+      board.appendChild(svg("circle", { cx: x, cy: y, r: 7.2, class: "sq tint-" + col + (moved.has(col + "H" + h) ? " moved" : ""), "data-square": col + "H" + h }));
+    }
+    const [cx, cy] = ringXY(c * 18 + 8.5, RING + 34);
+    board.appendChild(svg("rect", { x: cx - 19, y: cy - 19, width: 38, height: 38, rx: 6, class: "tint-" + col, stroke: "#9b9280", "data-camp": col }));
+  }
+  const turn = pos.turn;
+  for (const [col, squares] of Object.entries(pos.pawns || {})) {
+    const c = COLOURS.indexOf(col);
+    if (c < 0) continue;
+    let inCamp = 0;
+    for (const sq of squares) {
+      let xy;
+      if (sq === "camp") {
+        const [cx, cy] = ringXY(c * 18 + 8.5, RING + 34);
+        xy = [cx - 9 + 18 * (inCamp % 2), cy - 9 + 18 * Math.floor(inCamp / 2)];
+        inCamp++;
+      } else {
+        xy = squareXY(sq);
+      }
+      if (!xy) continue;
+      board.appendChild(svg("circle", { cx: xy[0], cy: xy[1], r: 6, class: "pawn fill-" + col + (moved.has(sq) ? " moved" : ""), "data-colour": col, "data-square": sq }));
+    }
+  }
+  const side = el("div", {});
+  if (v.winner) side.appendChild(el("div", { class: "banner winner", id: "winner" }, "Winner: " + seatName(v.winner)));
+  else side.appendChild(el("p", { class: "big", id: "turn" }, "Turn: " + (turn === "any" ? "anyone" : seatName(turn))));
+  if (v.problem) side.appendChild(el("div", { class: "banner problem", id: "problem" },
+    el("b", {}, "The board is wrong: "), v.problem.why || "", el("br"), "To fix: ", v.problem.fix || "-"));
+  if (v.mismatch) side.appendChild(el("div", { class: "banner problem" }, v.mismatch));
+  if (v.error) side.appendChild(el("div", { class: "muted" }, "last refusal: " + (v.error.why || "")));
+  side.appendChild(el("h2", {}, "Card on the reader"));
+  side.appendChild(el("div", { class: "cards", id: "card" }, v.card ? cardFace(v.card, "tock") : el("span", { class: "muted" }, "none")));
+  side.appendChild(el("h2", {}, "Last move"));
+  const lm = v.last_move;
+  side.appendChild(el("p", { id: "last-move" }, lm ? [cardFace(lm.card, "tock"), " ", seatName(lm.seat), " ",
+    lm.discard ? "discarded (no legal move)" : (lm.steps || []).map((s) => s[0] + " \u2192 " + s[1]).join(", ")] : "-"));
+  side.appendChild(el("p", { class: "muted" }, "rules " + (pos.rules || "?") + ", " + (pos.players || "?") + " players" + (v.teams ? ", teams R+B v G+Y" : "")));
+  return el("div", { class: "layout" }, el("div", {}, board), side);
+}
+
+// --- Weykick: score, clock, series --------------------------------------------------------------
+
+function clockText(ms) {
+  const s = Math.max(0, Math.floor(ms / 1000));
+  return Math.floor(s / 60) + ":" + String(s % 60).padStart(2, "0");
+}
+
+function tickClock() {
+  const c = document.getElementById("clock");
+  const st = plateau.state;
+  if (!c || !st || st.game !== "weykick") return;
+  const v = st.view;
+  let ms = v.clock_ms || 0;
+  if (v.running && v.clock_wall) ms += Math.min(3600e3, Math.max(0, Date.now() - v.clock_wall * 1000));
+  c.textContent = clockText(ms) + (v.paused ? " (paused)" : "");
+}
+
+function weykick(v) {
+  const sc = v.score || {};
+  const series = v.series || {};
+  const parts = [
+    el("div", { class: "score", id: "score" }, el("span", { class: "side" }, seatName("A")), el("span", { id: "score-A" }, sc.A ?? 0),
+      "\u2013", el("span", { id: "score-B" }, sc.B ?? 0), el("span", { class: "side" }, seatName("B"))),
+    el("div", { class: "clock", id: "clock" }, clockText(v.clock_ms || 0)),
+    el("div", { class: "series", id: "series" }, "match " + (v.match || 1) + (v.best_of ? " of best of " + v.best_of : "") +
+      " \u00b7 series A " + (series.A ?? 0) + " \u2013 " + (series.B ?? 0) + " B" + (v.rules ? " \u00b7 " + v.rules : "")),
+  ];
+  if (v.golden_goal && !v.over) parts.push(el("div", { class: "banner problem" }, "golden goal"));
+  if (v.over && v.winner) parts.push(el("div", { class: "banner winner", id: "winner" }, "Match won by " + seatName(v.winner) + (v.series_over ? " \u2014 series over" : "")));
+  const g = v.last_goal;
+  if (g) parts.push(el("p", { id: "last-goal" }, g.undone ? "last goal taken back (side " + g.undone + ")" :
+    "last goal: " + seatName(g.side) + " at " + clockText(g.match_ms || 0) + " (ball seen " + (g.seen_ms ?? "?") + " ms)"));
+  return el("div", {}, parts);
+}
+
+// --- Hold'em: board, pots, stacks, turn -------------------------------------------------------
+
+function holdem(v) {
+  const parts = [];
+  parts.push(el("h2", {}, "Board" + (v.street ? " \u00b7 " + v.street : "") + (v.hand_no ? " \u00b7 hand " + v.hand_no : "")));
+  parts.push(el("div", { class: "cards", id: "board" }, (v.board || []).map((c) => cardFace(c, "holdem"))));
+  parts.push(el("p", { class: "big", id: "pot" }, "Pot: " + (v.pot || 0)));
+  if (v.pots && v.pots.length) parts.push(el("ul", { id: "pots" }, v.pots.map((p) =>
+    el("li", {}, "pot " + p.amount + " to " + (p.winners || []).map(seatName).join(" & ") + " (eligible " + (p.eligible || []).join(", ") + ")"))));
+  const rows = (v.seats || []).map((s) => {
+    const shown = (v.shown || {})[s] || [];
+    const hand = (v.hands || []).find((h) => h.seat === s);
+    const folded = (v.folded || []).includes(s);
+    return el("tr", { class: (v.to_act === s ? "turn" : "") + (folded ? " out" : ""), "data-seat": s },
+      el("td", {}, seatName(s) + (v.button === s ? " (D)" : "")),
+      el("td", { class: "stack" }, (v.stacks || {})[s] ?? ""),
+      el("td", {}, (v.bets || {})[s] ?? ""),
+      el("td", {}, folded ? "folded" : v.to_act === s ? "to act" : ""),
+      el("td", {}, shown.map((c) => cardFace(c, "holdem")), hand ? " " + (hand.category || "") : ""));
+  });
+  parts.push(el("table", { class: "grid", id: "stacks" },
+    el("tr", {}, el("th", {}, "seat"), el("th", {}, "stack"), el("th", {}, "bet"), el("th", {}, ""), el("th", {}, "shown")), rows));
+  if (v.to_act) parts.push(el("p", { class: "big", id: "turn" }, "To act: " + seatName(v.to_act)));
+  if (v.showing) parts.push(el("p", {}, seatName(v.showing) + ": lay your two cards on the reader"));
+  return el("div", {}, parts);
+}
+
+// --- Pocha: bids, tricks, the running scores ---------------------------------------------------
+
+function pocha(v) {
+  const seats = v.seats || [];
+  const parts = [];
+  parts.push(el("p", { class: "big" }, "Hand " + (v.hand ?? "-") + " \u00b7 " + (v.cards ?? "?") + " cards \u00b7 dealer " + (v.dealer ? seatName(v.dealer) : "-")));
+  parts.push(el("div", { class: "cards", id: "trump" }, "Turned card: ", v.trump && v.trump.card ? cardFace(v.trump.card, "pocha") : (v.trump ? POCHA_SUITS[v.trump.suit] || "" : "-")));
+  parts.push(el("table", { class: "grid", id: "bids" },
+    el("tr", {}, el("th", {}, "seat"), el("th", {}, "bid"), el("th", {}, "tricks taken"), el("th", {}, "total")),
+    seats.map((s) => el("tr", { "data-seat": s }, el("td", {}, seatName(s)),
+      el("td", { class: "bid" }, (v.bids || {})[s] ?? ""), el("td", { class: "taken" }, (v.taken || {})[s] ?? ""),
+      el("td", { class: "total" }, (v.totals || {})[s] ?? "")))));
+  if (v.trick && v.trick.length) parts.push(el("div", { class: "cards", id: "trick" }, "On the table: ", v.trick.map((p) => [cardFace(p.card, "pocha"), " "])));
+  const hist = v.history || [];
+  parts.push(el("h2", {}, "Scores"));
+  parts.push(el("table", { class: "grid", id: "scores" },
+    el("tr", {}, el("th", {}, "hand"), seats.map((s) => el("th", {}, seatName(s)))),
+    hist.map((h) => el("tr", {}, el("td", {}, h.hand), seats.map((s) => el("td", {}, ((h.scores || {})[s] ?? "") + " / " + ((h.totals || {})[s] ?? "")))))));
+  if (v.ranking) parts.push(el("div", { class: "banner winner", id: "winner" }, "Final: " + v.ranking.map((r) => seatName(r[0]) + " " + r[1]).join(", ")));
+  return el("div", {}, parts);
+}
+
+// --- the league ---------------------------------------------------------------------------------
+
+function leaguePage() {
+  const game = location.pathname.split("/")[2] || "tock";
+  const main = document.getElementById("main");
+  async function load() {
+    let data;
+    try { data = await (await fetch("/api/league/" + encodeURIComponent(game))).json(); status("live", "live"); }
+    catch (e) { status("reconnecting", "down"); return; }
+    replace(main, el("h1", {}, "League: " + game),
+      el("table", { class: "grid", id: "ratings" },
+        el("tr", {}, el("th", {}, "#"), el("th", {}, "player"), el("th", {}, "rating"), el("th", {}, "games"), el("th", {}, "won")),
+        data.ratings.map((r, i) => el("tr", {}, el("td", {}, i + 1), el("td", {}, r.player), el("td", {}, r.rating), el("td", {}, r.games), el("td", {}, r.wins)))),
+      el("h2", {}, "Results"),
+      el("table", { class: "grid", id: "history" },
+        el("tr", {}, el("th", {}, "table"), el("th", {}, "rules"), el("th", {}, "places"), el("th", {}, "rating change"), el("th", {}, "log lines")),
+        data.history.map((h) => el("tr", {}, el("td", {}, h.table), el("td", {}, h.rules || ""),
+          el("td", {}, h.ranking.map((g) => g.map((s) => h.names[s] || s).join(" & ")).join(" > ")),
+          el("td", {}, Object.entries(h.change).map(([p, d]) => p + " " + (d >= 0 ? "+" : "") + d).join(", ")),
+          el("td", {}, h.lines.join("-"))))));
+  }
+  load();
+  setInterval(load, 5000);
+}
+
+nav();
+({ club: clubPage, table: tablePage, league: leaguePage })[document.body.dataset.page]();
