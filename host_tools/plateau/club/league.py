@@ -50,7 +50,8 @@ def check_name(name: object) -> str:
 
 class League:
     def __init__(self, path: str | os.PathLike):
-        self.db = sqlite3.connect(str(path))
+        # one thread at a time (the scoreboard's event loop; a test's feed under its lock)
+        self.db = sqlite3.connect(str(path), check_same_thread=False)
         self.db.executescript(SCHEMA)
 
     # --- seats ------------------------------------------------------------------------------

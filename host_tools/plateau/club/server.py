@@ -55,12 +55,16 @@ class Club:
         self.listeners: list[Callable[[str], None]] = []
         self.rejected = 0  # messages that were not what a bridge sends
         self.holes = 0
+        self.recorded: set[tuple] = set()
 
     def _changed(self, table: str) -> None:
         st = self.tables[table]
         if self.league:
             for rec in st.finished:
-                self.league.record(rec)
+                key = (table, rec.get("epoch"), rec.get("last_line"))
+                if key not in self.recorded:  # a state carries its finished games again
+                    self.recorded.add(key)
+                    self.league.record(rec)
         for f in self.listeners:
             f(table)
 

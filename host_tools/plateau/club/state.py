@@ -12,6 +12,7 @@ is what the page receives."""
 
 from __future__ import annotations
 
+import copy
 import time
 from typing import Any
 
@@ -79,7 +80,12 @@ class TableState:
             self._new_game(game, line, ev)
         fold = getattr(self, "_fold_" + (self.game or ""), None)
         if fold is not None:
-            fold(kind, ev, line)
+            try:
+                fold(kind, ev, line)
+            except (KeyError, TypeError, ValueError, AttributeError, IndexError) as e:
+                # an event the fold did not expect where it came (after lost events, or a
+                # board's new field): said on the page, never a crash of the scoreboard
+                self.view["fold_error"] = f"event {ev.get('seq')} ({kind}) not shown: {e!r}"
         return True
 
     def _new_game(self, game: str, line: int, ev: dict) -> None:
@@ -249,7 +255,8 @@ class TableState:
                     before = v.get("stacks", {}).get(seat, ev["stack"])
                     put = before - ev["stack"]
                     v.setdefault("stacks", {})[seat] = ev["stack"]
-                    v.setdefault("committed", {})[seat] = v["committed"].get(seat, 0) + put
+                    committed = v.setdefault("committed", {})
+                    committed[seat] = committed.get(seat, 0) + put
                 if isinstance(ev.get("bet"), int):
                     v.setdefault("bets", {})[seat] = ev["bet"]
                 if ev.get("action") == "fold":
@@ -415,7 +422,7 @@ class TableState:
             setattr(s, key, typ(val))
         s.boot = _text(d.get("boot"))
         s.game = _text(d.get("game"))
-        s.view = d["view"]
+        s.view = copy.deepcopy(d["view"])  # its own: folding on must not change the caller's
         start = d.get("game_start")
         s.game_start = start if isinstance(start, dict) else {}
         s.finished = [r for r in d.get("finished", []) if isinstance(r, dict)][-FINISHED_KEPT:]
@@ -428,3 +435,13 @@ class TableState:
             except Mismatch as e:
                 s.view["mismatch"] = str(e)
         return s
+
+
+def fold_log(path, table: str = "table", epoch: str = "") -> TableState:
+    """A whole log folded: what a page following it from the first line shows at its end."""
+    from plateau.logger import read_log
+
+    state = TableState(table, epoch)
+    for n, ev, why in read_log(path):
+        state.feed(n, ev if ev is not None else {"type": "bad", "why": why})
+    return state
