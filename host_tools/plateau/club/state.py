@@ -16,6 +16,7 @@ import copy
 import time
 from typing import Any
 
+from games.tock.rules import COLOURS
 from plateau.follow import Mismatch, TockFollower
 from plateau.logger import Repeats
 
@@ -134,7 +135,13 @@ class TableState:
             pos = f.pos.to_dict()
             v["position"] = pos
             v["rules"] = pos.get("rules")
-            v["seats"] = list(pos.get("pawns", {}))
+            # a seat is a player: one colour, or two (2 players each play a diagonal pair)
+            v["seats"] = list(
+                dict.fromkeys(
+                    "+".join(COLOURS[c] for c in f.pos.seat_colours(seat))
+                    for seat in f.pos.colours()
+                )
+            )
             v["teams"] = bool(pos.get("flags", {}).get("teams")) or (
                 pos.get("rules") == "toc-fr" and pos.get("players") == 4
             )

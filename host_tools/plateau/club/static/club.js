@@ -51,7 +51,8 @@ function nav() {
 
 function seatName(seat) {
   const who = plateau.players[seat];
-  const base = SEATS_TOCK[seat] && plateau.state && plateau.state.game === "tock" ? SEATS_TOCK[seat] : "seat " + seat;
+  const tock = plateau.state && plateau.state.game === "tock";
+  const base = tock ? String(seat).split("+").map((c) => SEATS_TOCK[c] || c).join("+") : "seat " + seat;
   return who ? who + " (" + base + ")" : base;
 }
 
