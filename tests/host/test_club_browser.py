@@ -261,7 +261,8 @@ def test_four_games_live_in_a_browser_through_a_broker(tmp_path):
         hostile = page(
             driver,
             tabs["hostile"],
-            "return [window.pwned || 0, document.querySelectorAll('#game img, #game script').length,"
+            "return [window.pwned || 0,"
+            " document.querySelectorAll('#game img, #game script').length,"
             " document.getElementById('problem').textContent]",
         )
         assert hostile[0] == 0 and hostile[1] == 0
