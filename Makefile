@@ -27,7 +27,7 @@ FIRMWARE_SRC := $(shell find firmware -name '*.py') tests/firmware/manifest.py
 FW_TESTS := $(sort $(basename $(notdir $(wildcard tests/firmware/test_*.py))))
 
 .PHONY: setup test lint typecheck mpy mp32 pytest mpytest size deploy firmware demo bench chaos \
-	resets clean hardware hardware-check
+	resets clean hardware hardware-check club-bench
 
 setup: $(STAMP)
 
@@ -145,6 +145,17 @@ chaos: $(STAMP)
 # over 24 whole games of the four games; prints the counts, fails if anything was lost.
 resets: mpy
 	$(BIN)/plateau resets --kills 240
+
+# The club at scale: 50 simulated tables at 10 events/s each through one Mosquitto into one
+# `plateau serve` for 60 s: lines lost and duplicated (both must be 0: it fails otherwise),
+# line-to-page latency p50/p99, the broker's and the scoreboard's CPU. Needs mosquitto
+# (apt-get install mosquitto). `make test` runs a short form (10 tables, 5 s).
+CLUB_TABLES ?= 50
+CLUB_SECONDS ?= 60
+club-bench: $(STAMP)
+	@mkdir -p build/bench
+	@$(BIN)/python tests/bench/clubbench.py --tables $(CLUB_TABLES) --seconds $(CLUB_SECONDS) \
+		| tee build/bench/club.txt
 
 clean:
 	rm -rf build .pytest_cache .mypy_cache .ruff_cache .hypothesis
