@@ -316,3 +316,33 @@ def test_fold_never_fails_on_events_out_of_place(logs):
         json.dumps(st.to_dict())
         errors += "fold_error" in st.view
     REPORT.append(f"club fold fuzz: 200 x 300 shuffled events of 3 games, {errors} said not shown")
+
+
+def test_plateau_sim_publishes_its_log_with_mqtt(tmp_path):
+    """`plateau sim SCRIPT --log F --mqtt HOST:PORT --table T` (as `plateau log`): the log
+    goes to the broker as it is written, and all of it before the command ends."""
+    import subprocess
+    import sys
+
+    from clubkit import PASSWORD, script
+
+    m = start_broker(tmp_path / "broker", ["w1"])
+    feed = ClubFeed(broker_for(m, "club"))
+    try:
+        (tmp_path / "w.table").write_text(script("weykick", 4))
+        (tmp_path / "pw").write_text(PASSWORD.format("w1"))
+        log = tmp_path / "w.jsonl"
+        subprocess.run(
+            [sys.executable, "-m", "plateau", "sim", str(tmp_path / "w.table"), "--json"]
+            + ["--log", str(log), "--mqtt", f"127.0.0.1:{m.port}", "--table", "w1"]
+            + ["--password-file", str(tmp_path / "pw")],
+            check=True,
+            stdout=subprocess.DEVNULL,
+            timeout=300,
+        )
+        whole = shown(fold_log(log, "w1", feed.table("w1").epoch).to_dict())
+        wait_for(lambda: feed.table("w1").line == whole["line"], 30, "the whole log")
+        assert shown(feed.table("w1").to_dict()) == whole
+    finally:
+        feed.stop()
+        m.stop()

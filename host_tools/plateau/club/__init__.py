@@ -80,9 +80,89 @@ def cmd_league(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_broker(args: argparse.Namespace) -> int:
+    """A club's broker set up as docs/club.md says: passwords, no anonymous clients, each table
+    writing its own topics only, the scoreboard reading."""
+    import os
+    import secrets
+    from pathlib import Path
+
+    from plateau.club.broker import READER, write_config
+    from plateau.club.mqtt import check_table
+
+    try:
+        tables = [check_table(t) for t in args.tables]
+    except ValueError as e:
+        print(f"plateau club-broker: {e}", file=sys.stderr)
+        return 2
+    folder = Path(args.dir).resolve()
+    users = {u: secrets.token_urlsafe(12) for u in [*tables, READER]}
+    try:
+        write_config(folder, args.port, users, host=args.host)
+    except (OSError, FileNotFoundError) as e:
+        print(f"plateau club-broker: {e} (is mosquitto installed?)", file=sys.stderr)
+        return 1
+    for user, password in users.items():
+        f = folder / f"{user}.password"
+        f.write_text(password + "\n")
+        os.chmod(f, 0o600)
+    os.chmod(folder / "passwd", 0o600)
+    print(f"broker set up in {folder}: mosquitto -c {folder / 'mosquitto.conf'}")
+    print(f"each user's password is in {folder}/<user>.password (users: {', '.join(users)})")
+    return 0
+
+
+def with_bridge(parser: argparse.ArgumentParser) -> None:
+    """`--mqtt HOST:PORT` for a command that writes a log (`plateau log`, `plateau sim`): a
+    bridge publishes the log as it is written, in a thread beside the command, and is
+    drained when the command ends. Added here rather than in each command so the club
+    stays one module (cli.py registers it with one line)."""
+    parser.add_argument("--mqtt", metavar="HOST:PORT", help="publish the log to this broker")
+    parser.add_argument("--table", help="with --mqtt: the table's name (default: plateau)")
+    parser.add_argument("--mqtt-user", help="with --mqtt: broker user (default: the table's name)")
+    parser.add_argument("--password-file", help="with --mqtt: file holding the broker password")
+    command = parser.get_default("func")
+
+    def run(args: argparse.Namespace) -> int:
+        if not args.mqtt:
+            return command(args)
+        if not getattr(args, "log", None):
+            print("plateau: --mqtt publishes the log: give --log FILE too", file=sys.stderr)
+            return 2
+        import threading
+        from pathlib import Path
+
+        from plateau.club.mqtt import Bridge, Broker
+
+        table = args.table or "plateau"
+        try:
+            broker = Broker.parse(args.mqtt, args.mqtt_user or table, args.password_file)
+            Path(args.log).touch()  # the bridge waits for it; the logger appends to it
+            bridge = Bridge(args.log, table, broker, say=lambda m: print(m, file=sys.stderr))
+        except (ValueError, OSError) as e:
+            print(f"plateau: --mqtt: {e}", file=sys.stderr)
+            return 2
+        thread = threading.Thread(target=bridge.run, daemon=True)
+        thread.start()
+        try:
+            return command(args)
+        finally:
+            bridge.draining.set()  # what was logged goes out before we stop
+            thread.join(10)
+            bridge.stop.set()
+            thread.join(5)
+
+    parser.set_defaults(func=run)
+
+
 def add_parser(sub, common=None) -> None:
-    """`plateau bridge`, `serve`, `players`, `league`."""
+    """`plateau bridge`, `serve`, `players`, `league`, `club-broker`; `--mqtt` on `log` and
+    `sim`."""
     from plateau.club.league import GAMES
+
+    for name in ("log", "sim"):
+        if name in sub.choices:
+            with_bridge(sub.choices[name])
 
     b = sub.add_parser("bridge", help="publish a table's log to an MQTT broker (the club)")
     b.add_argument("log", help="the table's JSON-lines log (plateau log / plateau sim --log)")
@@ -94,6 +174,13 @@ def add_parser(sub, common=None) -> None:
     )
     b.add_argument("--once", action="store_true", help="publish what the log holds and stop")
     b.set_defaults(func=cmd_bridge)
+
+    cb = sub.add_parser("club-broker", help="write a club's Mosquitto setup (passwords, ACL)")
+    cb.add_argument("dir", help="folder for mosquitto.conf, passwd, acl, the passwords")
+    cb.add_argument("--tables", nargs="+", required=True, help="the tables' names")
+    cb.add_argument("--port", type=int, default=1883)
+    cb.add_argument("--host", default="127.0.0.1", help="address to listen on (the club's LAN)")
+    cb.set_defaults(func=cmd_broker)
 
     s = sub.add_parser("serve", help="the club's scoreboard in the browser")
     src = s.add_mutually_exclusive_group()

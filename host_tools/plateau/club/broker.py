@@ -28,11 +28,17 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def write_config(folder: Path, port: int, users: dict[str, str], host: str = "127.0.0.1") -> Path:
-    """mosquitto.conf, passwd (hashed by mosquitto_passwd) and acl in `folder`."""
+def write_config(
+    folder: Path, port: int, users: dict[str, str], host: str = "127.0.0.1", stay_root=False
+) -> Path:
+    """mosquitto.conf, passwd (hashed by mosquitto_passwd) and acl in `folder`. `stay_root`:
+    a broker started as root stays root (the tests on CI, which run as root, in a folder the
+    `mosquitto` user may not read); a club's broker drops to the `mosquitto` user."""
     folder.mkdir(parents=True, exist_ok=True)
     passwd = folder / "passwd"
-    passwd.write_text("".join(f"{u}:{p}\n" for u, p in users.items()))
+    fd = os.open(passwd, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)  # never world-readable
+    with os.fdopen(fd, "w") as f:
+        f.write("".join(f"{u}:{p}\n" for u, p in users.items()))
     tool = shutil.which("mosquitto_passwd") or "/usr/bin/mosquitto_passwd"
     subprocess.run([tool, "-U", str(passwd)], check=True)  # plain text -> hashes, in place
     (folder / "acl").write_text(
@@ -41,7 +47,7 @@ def write_config(folder: Path, port: int, users: dict[str, str], host: str = "12
         f"user {READER}\ntopic read plateau/#\n"
     )
     conf = folder / "mosquitto.conf"
-    conf.write_text(
+    text = (
         f"listener {port} {host}\n"
         "allow_anonymous false\n"
         f"password_file {passwd}\n"
@@ -51,10 +57,11 @@ def write_config(folder: Path, port: int, users: dict[str, str], host: str = "12
         f"persistence_location {folder}/\n"
         "autosave_interval 1\n"
         "max_queued_messages 100000\n"
-        f"log_dest file {folder / 'mosquitto.log'}\n" + ("user root\n" if os.geteuid() == 0 else "")
-        # started as root (CI), mosquitto would become the `mosquitto` user, who cannot read
-        # a test's folder: it stays who started it
+        f"log_dest file {folder / 'mosquitto.log'}\n"
     )
+    if stay_root and os.geteuid() == 0:
+        text += "user root\n"
+    conf.write_text(text)
     return conf
 
 
@@ -71,7 +78,7 @@ class Mosquitto:
         self.exe = exe
         self.folder = folder
         self.port = port or free_port()
-        self.conf = write_config(folder, self.port, users)
+        self.conf = write_config(folder, self.port, users, stay_root=True)
         self.proc: subprocess.Popen | None = None
 
     def start(self, timeout: float = 10.0) -> None:

@@ -148,6 +148,7 @@ class Bridge:
         self.say = say
         self.cursor_path = Path(f"{self.log}.bridge-{table}")
         self.stop = threading.Event()
+        self.draining = threading.Event()  # set: publish what the log holds, then return
         self.published = 0  # lines sent (repeats after a reconnection included)
         self.connections = 0
         self._lock = threading.Lock()
@@ -250,7 +251,7 @@ class Bridge:
         while f is None:
             f = self._open_log()
             if f is None:
-                if not follow or self.stop.wait(0.5):
+                if not follow or self.draining.is_set() or self.stop.wait(0.5):
                     return
         state = self._fold_to_cursor(f)
         delay = 0.2
@@ -327,7 +328,12 @@ class Bridge:
             if now - saved >= 1.0:
                 self._save_cursor()
                 saved = now
-            if not follow and not pending and not sent and not state_due:
+            if (
+                (not follow or self.draining.is_set())
+                and not pending
+                and not sent
+                and not state_due
+            ):
                 return True
             if not sent:
                 self.stop.wait(0.01)  # the log is polled: a line waits at most this long
