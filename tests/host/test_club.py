@@ -346,3 +346,31 @@ def test_plateau_sim_publishes_its_log_with_mqtt(tmp_path):
     finally:
         feed.stop()
         m.stop()
+
+
+def test_blind_structure_and_clock():
+    from plateau.club.blinds import StructureError, clock, parse
+
+    levels = parse("# level: small/big minutes\n1/2 10\n2/4   10\nbreak 5\n5/10 15 # last\n")
+    assert [lv.words() for lv in levels] == ["1/2", "2/4", "break", "5/10"]
+    assert clock(levels, 0) == {
+        "level": 1,
+        "blinds": "1/2",
+        "small": 1,
+        "big": 2,
+        "left_s": 600.0,
+        "next": "2/4",
+    }
+    assert clock(levels, 601)["blinds"] == "2/4" and clock(levels, 601)["left_s"] == 599.0
+    assert clock(levels, 1250)["blinds"] == "break"
+    assert clock(levels, 10**7) == {
+        "level": 4,
+        "blinds": "5/10",
+        "small": 5,
+        "big": 10,
+        "left_s": None,
+        "next": None,
+    }
+    for bad in ("", "break 5", "2/1 10", "1/2", "1/2 0", "a/b 3", "1/2 10 extra"):
+        with pytest.raises(StructureError):
+            parse(bad)

@@ -200,6 +200,11 @@ def add_parser(sub, common=None) -> None:
         "--password-file", help="file holding the broker password (or PLATEAU_MQTT_PASSWORD)"
     )
     s.add_argument("--client-id", help="the broker session's name (default: made up)")
+    s.add_argument(
+        "--blinds",
+        metavar="FILE",
+        help="Hold'em blind levels, one 'SMALL/BIG MINUTES' a line: a clock on each Hold'em page",
+    )
     s.set_defaults(func=cmd_serve)
 
     p = sub.add_parser("players", help="name a table's seats for the league")

@@ -24,6 +24,7 @@ from pathlib import Path
 
 from aiohttp import WSMsgType, web
 
+from plateau.club.blinds import Level, StructureError, clock, load
 from plateau.club.league import GAMES, League
 from plateau.club.mqtt import TABLE, Broker, Feed, open_envelope, open_state
 from plateau.club.state import TableState
@@ -150,9 +151,11 @@ class Client:
 
 
 class Server:
-    def __init__(self, club: Club, token: str):
+    def __init__(self, club: Club, token: str, blinds: list[Level] | None = None):
         self.club = club
         self.token = token
+        self.blinds = blinds  # Hold'em's structure, for every Hold'em table
+        self._levels: dict[str, int] = {}  # the level each Hold'em table's pages were sent
         self.clients: weakref.WeakSet[Client] = weakref.WeakSet()
         self.loop: asyncio.AbstractEventLoop | None = None
         club.listeners.append(self._changed)
@@ -240,10 +243,28 @@ class Server:
             self._changed(t)
         return web.json_response({"ok": True, "seats": self.club.league.seats(t)})
 
+    def blind_clock(self, table: str) -> dict | None:
+        """Where a Hold'em table's blind clock stands (from its game's start), if there is a
+        structure."""
+        st = self.club.tables.get(table)
+        if not self.blinds or st is None or st.game != "holdem":
+            return None
+        started = st.game_start.get("wall") or st.updated
+        return clock(self.blinds, time.time() - started)
+
+    def tick(self) -> None:
+        """Pages learn of a new blind level when it comes, not at the next event."""
+        for t in list(self.club.tables):
+            c = self.blind_clock(t)
+            if c is not None and self._levels.get(t) != c["level"]:
+                self._levels[t] = c["level"]
+                self._changed(t)
+
     def _state_message(self, table: str) -> dict:
         st = self.club.tables[table]
         league = self.club.league
         return {
+            "blinds": self.blind_clock(table),
             "type": "state",
             "state": st.to_dict(),
             "online": self.club.presence.get(table, False),
@@ -319,9 +340,14 @@ def serve(args) -> int:
         )
         return 2
     token, source = load_token(args.token_file)
+    try:
+        blinds = load(args.blinds) if args.blinds else None
+    except (OSError, StructureError) as e:
+        print(f"plateau serve: --blinds {args.blinds}: {e}", file=sys.stderr)
+        return 2
     league = League(args.db) if args.db else None
     club = Club(league)
-    server = Server(club, token)
+    server = Server(club, token, blinds)
 
     async def main() -> None:
         loop = asyncio.get_running_loop()
@@ -355,9 +381,13 @@ def serve(args) -> int:
             )
         local = LocalLog(club, args.log, args.table) if args.log else None
         try:
+            n = 0
             while True:
                 if local:
                     local.poll()
+                n += 1
+                if n % 50 == 0:
+                    server.tick()
                 await asyncio.sleep(0.01)
         finally:
             if feed:

@@ -240,6 +240,8 @@ class TableState:
         elif kind == "hand_start":
             stacks = _amounts(ev.get("stacks"))
             blinds = _amounts(ev.get("blinds"))
+            if blinds:
+                v["table_blinds"] = f"{min(blinds.values())}/{max(blinds.values())}"
             v.update(
                 stacks=stacks,
                 bets=dict(blinds),

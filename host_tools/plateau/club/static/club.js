@@ -139,6 +139,7 @@ function tablePage() {
     const parts = [];
     if (msg.stale) parts.push(el("div", { class: "banner stale" }, "events were lost on the way: catching up from the table"));
     const draw = { tock: tock, weykick: weykick, holdem: holdem, pocha: pocha }[st.game];
+    plateau.blinds = msg.blinds ? { clock: msg.blinds, at: Date.now() } : null;
     parts.push(draw ? draw(st.view || {}) : el("p", { class: "muted" }, "no game yet"));
     parts.push(el("p", { class: "muted" }, st.events + " events \u00b7 boot " + (st.boot || "-") + " \u00b7 #" + st.seq));
     replace(body, parts);
@@ -243,7 +244,7 @@ function tock(v) {
   }
   const side = el("div", {});
   if (v.winner) side.appendChild(el("div", { class: "banner winner", id: "winner" }, "Winner: " + seatName(v.winner)));
-  else side.appendChild(el("p", { class: "big", id: "turn" }, "Turn: " + (turn === "any" ? "anyone" : seatName(turn))));
+  else if (turn) side.appendChild(el("p", { class: "big", id: "turn" }, "Turn: " + (turn === "any" ? "anyone" : seatName(turn))));
   if (v.problem) side.appendChild(el("div", { class: "banner problem", id: "problem" },
     el("b", {}, "The board is wrong: "), v.problem.why || "", el("br"), "To fix: ", v.problem.fix || "-"));
   if (v.mismatch) side.appendChild(el("div", { class: "banner problem" }, v.mismatch));
@@ -266,6 +267,10 @@ function clockText(ms) {
 }
 
 function tickClock() {
+  const b = document.getElementById("blind-left");
+  if (b && plateau.blinds && plateau.blinds.clock.left_s !== null) {
+    b.textContent = clockText(plateau.blinds.clock.left_s * 1000 - (Date.now() - plateau.blinds.at)) + " left";
+  }
   const c = document.getElementById("clock");
   const st = plateau.state;
   if (!c || !st || st.game !== "weykick") return;
@@ -295,8 +300,21 @@ function weykick(v) {
 
 // --- Hold'em: board, pots, stacks, turn -------------------------------------------------------
 
+function blindClock(v) {
+  const c = plateau.blinds && plateau.blinds.clock;
+  if (!c) return null;
+  const box = el("div", { class: "banner", id: "blind-clock" },
+    el("b", {}, "Level " + c.level + ": " + c.blinds), " \u00b7 ",
+    el("span", { id: "blind-left" }, c.left_s === null ? "last level" : clockText(c.left_s * 1000) + " left"),
+    c.next ? " \u00b7 next " + c.next : "");
+  if (c.big !== null && v.table_blinds && v.table_blinds !== c.blinds) {
+    box.appendChild(el("div", { class: "banner problem" }, "the table plays " + v.table_blinds + ": raise the blinds to " + c.blinds));
+  }
+  return box;
+}
+
 function holdem(v) {
-  const parts = [];
+  const parts = [blindClock(v)];
   parts.push(el("h2", {}, "Board" + (v.street ? " \u00b7 " + v.street : "") + (v.hand_no ? " \u00b7 hand " + v.hand_no : "")));
   parts.push(el("div", { class: "cards", id: "board" }, (v.board || []).map((c) => cardFace(c, "holdem"))));
   parts.push(el("p", { class: "big", id: "pot" }, "Pot: " + (v.pot || 0)));
