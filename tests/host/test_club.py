@@ -59,6 +59,7 @@ def test_fold_follows_each_game(logs):
         if game == "holdem":
             last = [e for e in evs if e["type"] == "hand_end"][-1]
             assert v["stacks"] == last["stacks"]
+            assert v["pot"] == 0  # the session's last hand is paid
         elif game == "pocha":
             end = [e for e in evs if e["type"] == "match_end"][-1]
             assert v["totals"] == {s: t for s, t in end["ranking"]}  # K10: the running scores

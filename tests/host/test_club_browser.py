@@ -206,6 +206,12 @@ def test_four_games_live_in_a_browser_through_a_broker(tmp_path):
             driver.save_screenshot(str(shots / f"{t}.png"))
         driver.switch_to.window(tabs["club"])
         driver.save_screenshot(str(shots / "club.png"))
+        driver.switch_to.window(tabs["tock"])
+        driver.set_window_size(390, 844)  # a phone
+        time.sleep(0.5)
+        driver.save_screenshot(str(shots / "tock-phone.png"))
+        width = page(driver, tabs["tock"], "return document.documentElement.scrollWidth")
+        assert width <= 400  # one column: nothing to scroll sideways
 
         # what each page shows is what its log says
         v = whole["tock"].view
@@ -240,6 +246,8 @@ def test_four_games_live_in_a_browser_through_a_broker(tmp_path):
             ".map(r => [r.dataset.seat, r.querySelector('.stack').textContent]))",
         )
         assert stacks == {s: str(n) for s, n in v["stacks"].items()}
+        pot = page(driver, tabs["holdem"], "return document.getElementById('pot').textContent")
+        assert pot == f"Pot: {v['pot']}"
         clock = page(
             driver, tabs["holdem"], "return document.getElementById('blind-clock').textContent"
         )

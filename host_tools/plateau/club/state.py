@@ -308,6 +308,7 @@ class TableState:
             v["stacks"] = _amounts(ev.get("stacks"))
             v["to_act"] = None
             v["showing"] = None
+            v["committed"], v["bets"] = {}, {}  # the pots are paid: nothing is in the middle
             alive = [s for s, n in v["stacks"].items() if n > 0]
             if len(alive) == 1 and len(v["stacks"]) > 1:  # one seat has every chip
                 rest = sorted(
@@ -318,7 +319,7 @@ class TableState:
         if v.get("stacks"):
             v["seats"] = sorted(v["stacks"], key=lambda s: (len(s), s))
             v.setdefault("start", dict(v["stacks"]))
-        v["pot"] = sum(v.get("committed", {}).values()) if kind != "hand_end" else 0
+        v["pot"] = sum(v.get("committed", {}).values())
 
     # --- Pocha -----------------------------------------------------------------------------
 
