@@ -168,9 +168,9 @@ class Server:
         app = web.Application(middlewares=[self._headers], client_max_size=64 * 1024)
         app.add_routes(
             [
-                web.get("/", self.page("club.html")),
-                web.get("/table/{table}", self.page("table.html")),
-                web.get("/league/{game}", self.page("league.html")),
+                web.get("/", self.page("club")),
+                web.get("/table/{table}", self.page("table")),
+                web.get("/league/{game}", self.page("league")),
                 web.get("/api/club", self.api_club),
                 web.get("/api/table/{table}", self.api_table),
                 web.get("/api/league/{game}", self.api_league),
@@ -192,12 +192,15 @@ class Server:
         return resp
 
     def page(self, name: str):
+        """A page: the one HTML shell with its name (one of ours, never the request's)."""
+        html = (STATIC / "page.html").read_text().replace("{page}", name)
+
         async def handler(request: web.Request) -> web.StreamResponse:
             t = request.match_info.get("table")
             g = request.match_info.get("game")
             if (t is not None and not TABLE.match(t)) or (g is not None and g not in GAMES):
                 raise web.HTTPNotFound(text="no such table or game")
-            return web.FileResponse(STATIC / name)
+            return web.Response(text=html, content_type="text/html")
 
         return handler
 
