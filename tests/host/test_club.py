@@ -375,3 +375,44 @@ def test_blind_structure_and_clock():
     for bad in ("", "break 5", "2/1 10", "1/2", "1/2 0", "a/b 3", "1/2 10 extra"):
         with pytest.raises(StructureError):
             parse(bad)
+
+
+def test_serve_one_local_log_without_a_broker(logs, tmp_path):
+    """`plateau serve --log F --table T`: one table from its log on this machine, no broker;
+    the table's state over HTTP is the whole log's, and a line appended shows."""
+    import subprocess
+    import sys
+    import urllib.request
+
+    log = tmp_path / "p.jsonl"
+    lines = logs["pocha"].read_bytes().splitlines(keepends=True)
+    log.write_bytes(b"".join(lines[:-5]))
+    serve = subprocess.Popen(
+        [sys.executable, "-m", "plateau", "serve", "--log", str(log), "--table", "p1"]
+        + ["--port", "0", "--db", str(tmp_path / "club.sqlite")],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert serve.stdout is not None
+        url = serve.stdout.readline().split()[-1]
+
+        def shown_line() -> int:
+            try:
+                with urllib.request.urlopen(f"{url}api/table/p1") as r:
+                    return json.load(r)["state"]["line"]
+            except OSError:
+                return 0
+
+        wait_for(lambda: shown_line() == len(lines) - 5, 30, "the log's lines")
+        with open(log, "ab") as f:
+            f.write(b"".join(lines[-5:]))
+        wait_for(lambda: shown_line() == len(lines), 30, "the appended lines")
+        with urllib.request.urlopen(f"{url}api/table/p1") as r:
+            got = json.load(r)["state"]
+        assert shown(got) == shown(fold_log(log, "p1", "local").to_dict())
+        with urllib.request.urlopen(f"{url}api/league/pocha") as r:
+            assert len(json.load(r)["history"]) == 1  # the match, recorded
+    finally:
+        serve.terminate()
+        serve.wait(10)
