@@ -57,6 +57,8 @@ def write_config(
         f"persistence_location {folder}/\n"
         "autosave_interval 1\n"
         "max_queued_messages 100000\n"
+        # a scoreboard gone for good stops being queued for after a day
+        "persistent_client_expiration 1d\n"
         f"log_dest file {folder / 'mosquitto.log'}\n"
     )
     if stay_root and os.geteuid() == 0:

@@ -22,6 +22,7 @@ import json
 import os
 import re
 import secrets
+import socket
 import threading
 import time
 from collections import OrderedDict
@@ -346,7 +347,9 @@ class Bridge:
 class Feed:
     """Every table's topics, handed to `on_message(table, what, payload)` (called on the
     client's thread). A persistent session (QoS 1): what the broker held for us while we
-    were away comes when we are back. Reconnects by itself."""
+    were away comes when we are back. Reconnects by itself. The session's name is the same
+    on every start (a new name each time would leave the broker queueing for the old ones):
+    two scoreboards on one machine need a --client-id each."""
 
     def __init__(
         self,
@@ -360,7 +363,7 @@ class Feed:
         self.say = say
         self.connected = threading.Event()
         self.client = broker.client(
-            client_id or f"plateau-serve-{secrets.token_hex(3)}", clean=False, reconnect=True
+            client_id or f"plateau-serve-{socket.gethostname()}"[:64], clean=False, reconnect=True
         )
         self.client.reconnect_delay_set(1, 2)
         self.client.on_connect = self._on_connect

@@ -104,6 +104,8 @@ class Club:
                 if payload:  # an empty retained message clears it
                     self.state(table, open_state(payload))
             elif what == "presence":
+                if len(payload) > 1024:
+                    raise ValueError("presence too long")
                 d = json.loads(payload.decode()) if payload else {}
                 self.presence[table] = bool(isinstance(d, dict) and d.get("online"))
                 if table in self.tables:

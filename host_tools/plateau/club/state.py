@@ -115,6 +115,8 @@ class TableState:
             "first_seq": start.get("seq"),
             "last_seq": self.seq,
             "seats": self.view.get("seats", []),
+            # the host's clock from the game's first event to its last (the board's own,
+            # where the game reports it, replaces it)
             "duration_s": round(max(0.0, self.updated - start.get("wall", self.updated)), 1),
             **result,
         }
@@ -220,9 +222,10 @@ class TableState:
             v["series_over"] = bool(ev.get("series_over"))
             w = v["winner"]
             ranking = [[w], ["B" if w == "A" else "A"]] if w in ("A", "B") else [["A", "B"]]
-            self._finish(
-                {"ranking": ranking, "score": v.get("score", {}), "match": v.get("match")}, line
-            )
+            result = {"ranking": ranking, "score": v.get("score", {}), "match": v.get("match")}
+            if isinstance(ev.get("duration_ms"), int):
+                result["duration_s"] = round(ev["duration_ms"] / 1000, 1)  # the match clock
+            self._finish(result, line)
         elif kind == "game":
             v.update(over=False, golden_goal=False, last_goal=None, goals=[])
         v["running"] = not (v.get("paused") or v.get("over"))
