@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import random
 import threading
 import time
@@ -416,3 +417,31 @@ def test_serve_one_local_log_without_a_broker(logs, tmp_path):
     finally:
         serve.terminate()
         serve.wait(10)
+
+
+def test_bridge_follows_a_log_replaced_under_it(logs, tmp_path):
+    """The table's log is replaced by another (a new log at the same path) while its bridge
+    runs: the scoreboard drops the old table's state and shows the new log's, from its line 1."""
+    m = start_broker(tmp_path / "broker", ["r1"])
+    feed = ClubFeed(broker_for(m, "club"))
+    path = tmp_path / "r.jsonl"
+    path.write_bytes(logs["weykick"].read_bytes())
+    b = Bridge(path, "r1", broker_for(m, "r1"))
+    th = threading.Thread(target=b.run, daemon=True)
+    th.start()
+    try:
+        first = b.epoch
+        wait_for(lambda: (st := feed.table("r1")) is not None and st.game == "weykick", 30, "it")
+        new = tmp_path / "new.jsonl"
+        new.write_bytes(logs["holdem"].read_bytes())
+        os.replace(new, path)
+        wait_for(lambda: feed.table("r1").game == "holdem", 30, "the new log")
+        assert b.epoch != first
+        whole = shown(fold_log(path, "r1", b.epoch).to_dict())
+        wait_for(lambda: feed.table("r1").line == whole["line"], 30, "the whole new log")
+        assert shown(feed.table("r1").to_dict()) == whole
+    finally:
+        b.stop.set()
+        th.join(10)
+        feed.stop()
+        m.stop()

@@ -150,6 +150,7 @@ class Bridge:
         self.cursor_path = Path(f"{self.log}.bridge-{table}")
         self.stop = threading.Event()
         self.draining = threading.Event()  # set: publish what the log holds, then return
+        self._replaced = False
         self.published = 0  # lines sent (repeats after a reconnection included)
         self.connections = 0
         self._lock = threading.Lock()
@@ -197,6 +198,14 @@ class Bridge:
             self._new_epoch()
         self.ino = st.st_ino
         return f
+
+    def _replaced_on_disk(self, offset: int) -> bool:
+        """The path holds another log than the one being read (rotated, or started again)."""
+        try:
+            st = os.stat(self.log)
+        except FileNotFoundError:
+            return False  # gone for now: wait for the next one
+        return st.st_ino != self.ino or st.st_size < offset
 
     def _fold_to_cursor(self, f: IO[bytes]) -> TableState:
         """The state as of the acknowledged line (a restarted bridge goes on from there)."""
@@ -280,6 +289,14 @@ class Bridge:
                 self._save_cursor()
                 if done:
                     return
+                if self._replaced:  # a new log at the same path: a new epoch from its line 1
+                    self._replaced = False
+                    new = self._open_log()
+                    if new is not None:
+                        f.close()
+                        f = new
+                        state = self._fold_to_cursor(f)
+                    continue
                 self.say(f"bridge: {self.table} lost the broker at line {self.acked_line}")
         finally:
             f.close()
@@ -329,6 +346,9 @@ class Bridge:
             if now - saved >= 1.0:
                 self._save_cursor()
                 saved = now
+                if not sent and not pending and self._replaced_on_disk(off):
+                    self._replaced = True
+                    return False
             if (
                 (not follow or self.draining.is_set())
                 and not pending
