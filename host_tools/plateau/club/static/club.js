@@ -196,7 +196,7 @@ function squareXY(name) {
   if (!m) return null;
   const c = COLOURS.indexOf(m[1]);
   const k = parseInt(m[3], 10);
-  if (m[2]) return ringXY(c * 18 + 8.5, RING - 22 - 19 * (k - 1)); // homes: inward from the side
+  if (m[2]) return ringXY(c * 18 + 15, RING - 22 - 19 * (k - 1)); // home: inward from C16 (T3)
   return ringXY(c * 18 + k - 1, RING);
 }
 
@@ -204,15 +204,16 @@ function tock(v) {
   const pos = v.position || { pawns: {} };
   const moved = new Set();
   if (v.last_move && v.last_move.steps) for (const s of v.last_move.steps) for (const q of s) moved.add(q);
-  const board = svg("svg", { viewBox: "0 0 400 400", class: "board", id: "tock-board", role: "img" });
+  const board = svg("svg", { viewBox: "-30 -30 460 460", class: "board", id: "tock-board", role: "img" });
   board.appendChild(svg("title", {}, "Tock board"));
   for (let c = 0; c < 4; c++) {
     const col = COLOURS[c];
     for (let k = 1; k <= 18; k++) {
       const [x, y] = ringXY(c * 18 + k - 1, RING);
       const name = col + k;
-      board.appendChild(svg("circle", { cx: x, cy: y, r: 7.2, class: "sq " + (k === 1 ? "tint-" + col : "") + (moved.has(name) ? " moved" : ""), "data-square": name }));
-      if (k === 1 || k === 18) {
+      const mark = k === 18 || k === 16 ? "tint-" + col : ""; // start and home entry (T3)
+      board.appendChild(svg("circle", { cx: x, cy: y, r: 7.2, class: "sq " + mark + (moved.has(name) ? " moved" : ""), "data-square": name }));
+      if (k === 1 || k === 16 || k === 18) {
         const [lx, ly] = ringXY(c * 18 + k - 1, RING + 16);
         board.appendChild(svg("text", { x: lx, y: ly, class: "label" }, name));
       }
@@ -221,7 +222,7 @@ function tock(v) {
       const [x, y] = squareXY(col + "H" + h);
       board.appendChild(svg("circle", { cx: x, cy: y, r: 7.2, class: "sq tint-" + col + (moved.has(col + "H" + h) ? " moved" : ""), "data-square": col + "H" + h }));
     }
-    const [cx, cy] = ringXY(c * 18 + 8.5, RING + 34);
+    const [cx, cy] = ringXY(c * 18 + 17, RING + 34); // the camp, beside the start square C18
     board.appendChild(svg("rect", { x: cx - 19, y: cy - 19, width: 38, height: 38, rx: 6, class: "tint-" + col, stroke: "#9b9280", "data-camp": col }));
   }
   const turn = pos.turn;
@@ -232,7 +233,7 @@ function tock(v) {
     for (const sq of squares) {
       let xy;
       if (sq === "camp") {
-        const [cx, cy] = ringXY(c * 18 + 8.5, RING + 34);
+        const [cx, cy] = ringXY(c * 18 + 17, RING + 34);
         xy = [cx - 9 + 18 * (inCamp % 2), cy - 9 + 18 * Math.floor(inCamp / 2)];
         inCamp++;
       } else {
