@@ -445,3 +445,38 @@ def test_bridge_follows_a_log_replaced_under_it(logs, tmp_path):
         th.join(10)
         feed.stop()
         m.stop()
+
+
+def test_broker_setup_refuses_anonymous_and_other_tables_writes(logs, tmp_path):
+    """The documented broker: no anonymous client, a table writes its own topics only, the
+    scoreboard writes nothing. A table that tries to speak for another is not heard."""
+    from plateau.club.mqtt import Broker, topic
+
+    m = start_broker(tmp_path / "broker", ["t1", "t2"])
+    feed = ClubFeed(broker_for(m, "club"))
+    try:
+        anon = Broker("127.0.0.1", m.port).client()
+        refused = threading.Event()
+        anon.on_connect = lambda c, u, f, rc, p: rc.is_failure and refused.set()
+        anon.connect("127.0.0.1", m.port)
+        anon.loop_start()
+        assert refused.wait(10), "an anonymous client was let in"
+        anon.loop_stop()
+        n, ev = events_of(logs["pocha"])[0]
+        for user in ("t1", "club"):  # t1 and the scoreboard posing as table t2
+            c = broker_for(m, user).client()
+            c.connect("127.0.0.1", m.port)
+            c.loop_start()
+            c.publish(topic("t2", "events"), envelope("x", n, 0, ev), qos=1).wait_for_publish(5)
+            c.publish(topic("t2", "state"), b"{}", qos=1, retain=True).wait_for_publish(5)
+            c.disconnect()
+            c.loop_stop()
+        log = tmp_path / "t1.jsonl"  # while t1 speaking for itself is heard
+        log.write_bytes(logs["pocha"].read_bytes())
+        Bridge(log, "t1", broker_for(m, "t1")).run(follow=False)
+        wait_for(lambda: feed.table("t1") is not None, 10, "table t1")
+        time.sleep(0.5)
+        assert feed.table("t2") is None and feed.club.rejected == 0
+    finally:
+        feed.stop()
+        m.stop()
