@@ -362,7 +362,8 @@ class TableState:
         elif kind == "trick":
             w = _text(ev.get("winner"))
             if w:
-                v.setdefault("taken", {})[w] = v["taken"].get(w, 0) + 1
+                taken = v.setdefault("taken", {})
+                taken[w] = taken.get(w, 0) + 1
             v["last_trick"] = {"winner": w, "cards": _texts(ev.get("cards"))}
             v["trick"] = []
         elif kind == "hand_end":
