@@ -39,9 +39,15 @@ COMMANDS = (
     ("size", "plateau.commands.install:add_size"),
     ("tock", "plateau.tock:add_parser"),
     ("holdem", "plateau.holdem:add_parser"),
-    # bridge, serve, players, league, club-broker, and --mqtt on log and sim (after them)
-    ("club", "plateau.club:add_parser"),
+    ("bridge", "plateau.club:add_bridge"),
+    ("serve", "plateau.club:add_serve"),
+    ("players", "plateau.club:add_players"),
+    ("league", "plateau.club:add_league"),
+    ("club-broker", "plateau.club:add_broker"),
 )
+
+# Options one area adds to another's commands: --mqtt on log and sim (docs/club.md)
+OPTIONS = ("plateau.club:add_mqtt",)
 
 DOCS = """Documentation: docs/README.md in the repository (the games' rules, the table-script
 format, the serial link, the hardware). Try it without a board: plateau demo."""
@@ -60,6 +66,10 @@ def parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
     common = Common()
     for _name, where in COMMANDS:
+        module, function = where.split(":")
+        getattr(importlib.import_module(module), function)(sub, common)
+    # options some commands add to others' (after every command exists)
+    for where in OPTIONS:
         module, function = where.split(":")
         getattr(importlib.import_module(module), function)(sub, common)
     return p

@@ -1,5 +1,5 @@
 """The club: many tables through one MQTT broker, a scoreboard in the browser, players and a
-league (docs/club.md). `add_parser` registers its commands with `plateau`."""
+league (docs/club.md). cli.COMMANDS registers its commands (add_bridge, add_serve, ...)."""
 
 from __future__ import annotations
 
@@ -155,15 +155,18 @@ def with_bridge(parser: argparse.ArgumentParser) -> None:
     parser.set_defaults(func=run)
 
 
-def add_parser(sub, common=None) -> None:
-    """`plateau bridge`, `serve`, `players`, `league`, `club-broker`; `--mqtt` on `log` and
-    `sim`."""
-    from plateau.club.league import GAMES
+# cli.COMMANDS registers each of these (function(sub, common)); add_mqtt comes after log
+# and sim, whose parsers it extends.
 
+
+def add_mqtt(sub, common=None) -> None:
+    """`--mqtt` on `plateau log` and `plateau sim`."""
     for name in ("log", "sim"):
         if name in sub.choices:
             with_bridge(sub.choices[name])
 
+
+def add_bridge(sub, common=None) -> None:
     b = sub.add_parser("bridge", help="publish a table's log to an MQTT broker (the club)")
     b.add_argument("log", help="the table's JSON-lines log (plateau log / plateau sim --log)")
     b.add_argument("--table", required=True, help="the table's name: letters, digits, - or _")
@@ -175,13 +178,17 @@ def add_parser(sub, common=None) -> None:
     b.add_argument("--once", action="store_true", help="publish what the log holds and stop")
     b.set_defaults(func=cmd_bridge)
 
+
+def add_broker(sub, common=None) -> None:
     cb = sub.add_parser("club-broker", help="write a club's Mosquitto setup (passwords, ACL)")
     cb.add_argument("dir", help="folder for mosquitto.conf, passwd, acl, the passwords")
     cb.add_argument("--tables", nargs="+", required=True, help="the tables' names")
-    cb.add_argument("--port", type=int, default=1883)
+    cb.add_argument("--port", type=int, default=1883, help="the broker's port (default 1883)")
     cb.add_argument("--host", default="127.0.0.1", help="address to listen on (the club's LAN)")
     cb.set_defaults(func=cmd_broker)
 
+
+def add_serve(sub, common=None) -> None:
     s = sub.add_parser("serve", help="the club's scoreboard in the browser")
     src = s.add_mutually_exclusive_group()
     src.add_argument("--mqtt", metavar="HOST:PORT", help="every table a broker carries")
@@ -207,15 +214,21 @@ def add_parser(sub, common=None) -> None:
     )
     s.set_defaults(func=cmd_serve)
 
+
+def add_players(sub, common=None) -> None:
     p = sub.add_parser("players", help="name a table's seats for the league")
     p.add_argument("--db", required=True, help="the SQLite file plateau serve --db uses")
-    p.add_argument("--table", required=True)
+    p.add_argument("--table", required=True, help="the table's name")
     p.add_argument(
         "seats", nargs="*", help="SEAT=NAME, e.g. R=Alice B=Bob (empty name: free the seat)"
     )
     p.set_defaults(func=cmd_players)
 
+
+def add_league(sub, common=None) -> None:
+    from plateau.club.league import GAMES
+
     lg = sub.add_parser("league", help="a game's ratings from the recorded results")
-    lg.add_argument("--db", required=True)
-    lg.add_argument("--game", default="tock", choices=GAMES)
+    lg.add_argument("--db", required=True, help="the SQLite file plateau serve --db uses")
+    lg.add_argument("--game", default="tock", choices=GAMES, help="the game kind (default tock)")
     lg.set_defaults(func=cmd_league)

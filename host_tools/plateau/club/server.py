@@ -337,7 +337,7 @@ def load_token(path: str | None) -> tuple[str, str]:
 
 
 def serve(args) -> int:
-    """`plateau serve` (arguments: club.add_parser)."""
+    """`plateau serve` (arguments: club.add_serve)."""
     if bool(args.mqtt) == bool(args.log):
         print(
             "plateau serve: give --mqtt HOST:PORT (many tables) or --log FILE (one table)",
