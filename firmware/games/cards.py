@@ -19,8 +19,10 @@ def parse_card(text):
     if t == JOKER:
         return JOKER, ""
     rank, suit = t[:-1], t[-1:]
+    if rank == "T":  # ten as poker hand histories (and treys, pokerkit) write it: TC
+        rank = "10"
     if suit not in SUITS or rank not in RANKS:
         raise CardError(
-            "unknown card %r: rank A 2-10 J Q K, then suit S H D C (7H, 10C, QS), or X" % text
+            "unknown card %r: rank A 2-10 (or T) J Q K, then suit S H D C (7H, 10C, QS), or X" % text
         )
     return rank, suit

@@ -11,6 +11,9 @@
 #   ("choice", (a, b, ...))   one of these values
 #   ("text", n)               a string of at most n characters
 #   ("pair", lo, hi)          "small/big": two whole numbers lo..hi, small <= big (blinds)
+#   ("each", lo, hi, setting) one whole number lo..hi for every seat (100), or one per seat
+#                             of that setting's count: "100,80,250" or [100, 80, 250]
+#                             (Hold'em's stacks); a list comes back as a list of ints
 #   ("mode", ((kind, lo, hi), ...))   "kind:N" (Weykick's first-to:10, timed:5)
 #   ("seat", setting)         a seat number 1..(that setting's value), as text "1", "2", ...
 #   ("card",)                 a playing card: French (7H, 10C, X) or Spanish (es:12B)
@@ -117,6 +120,23 @@ def value(name, kind, v, known=None):
         raise SettingsError(
             "%s must be small/big, whole numbers from %d to %d with small <= big (1/2), not %s"
             % (name, lo, hi, _show(v))
+        )
+    if k == "each":
+        if _whole(v):
+            return value(name, ("int", kind[1], kind[2]), v)
+        count = known.get(kind[3]) if known else None
+        parts = v.split(",") if isinstance(v, str) and len(v) <= 12 * 10 else v
+        if isinstance(parts, list) and len(parts) <= 10:
+            nums = [
+                int(p) if isinstance(p, str) and p.isdigit() and len(p) < 12 else p for p in parts
+            ]
+            if all(_whole(n) and kind[1] <= n <= kind[2] for n in nums):
+                if count is None or len(nums) == count:
+                    return nums
+                raise SettingsError("%s: %d values for %d %s" % (name, len(nums), count, kind[3]))
+        raise SettingsError(
+            "%s must be a whole number from %d to %d, or one per seat (100,80,250), not %s"
+            % (name, kind[1], kind[2], _show(v))
         )
     if k == "mode":
         word, _, n = v.partition(":") if isinstance(v, str) and len(v) <= 24 else ("", "", "")

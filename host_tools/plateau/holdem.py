@@ -7,7 +7,7 @@ import json
 import sys
 
 from games.holdem.hands import HandError, card, describe, name
-from games.holdem.pots import build, settle, uncalled
+from games.holdem.pots import build, round_from, settle, uncalled
 
 
 def _pairs(items: list[str], what: str) -> dict[str, str]:
@@ -16,6 +16,8 @@ def _pairs(items: list[str], what: str) -> dict[str, str]:
         seat, sep, value = item.partition("=")
         if not sep or not seat:
             raise HandError(f"{what} are seat=value, not {item!r}")
+        if not seat.isdigit() or seat[0] == "0":
+            raise HandError(f"seats are numbers round the table (1, 2, ...), not {seat!r}")
         out[seat] = value
     return out
 
@@ -72,14 +74,12 @@ def cmd_showdown(args: argparse.Namespace) -> int:
         hands = _pairs(args.hands, "hands")
         bets = {s: int(v) for s, v in _pairs(args.bets, "bets").items()}
         folded = {s: int(v) for s, v in _pairs(args.folded or [], "folded").items()}
-        seats = list(dict.fromkeys([*bets, *folded]))
-        order = seats
-        if args.button is not None:  # from the left of the button round the table
-            if args.button not in seats:
-                raise HandError(f"the button {args.button} is not one of the seats")
-            i = seats.index(args.button)
-            order = seats[i + 1 :] + seats[: i + 1]
-        result = showdown(args.board, hands, bets, folded, order)
+        # Odd chips go round the table from the left of the button (H7): by seat number,
+        # whatever the order of the arguments; the button may have folded or be out.
+        button = args.button or "0"
+        if not button.isdigit():
+            raise HandError(f"the button is a seat number, not {button!r}")
+        result = showdown(args.board, hands, bets, folded, round_from([*bets, *folded], button))
     except (HandError, ValueError) as e:
         print(f"plateau holdem: {e}", file=sys.stderr)
         return 2
@@ -110,6 +110,10 @@ def add_parser(sub: argparse._SubParsersAction, common=None) -> None:
         help="chips each seat still in put in this hand, e.g. 1=100 2=60",
     )
     s.add_argument("--folded", nargs="*", help="chips of seats that folded (dead money)")
-    s.add_argument("--button", help="the button's seat (odd chips go from its left)")
+    s.add_argument(
+        "--button",
+        help="the button's seat, in the hand or not (odd chips go from its left; "
+        "without it, from seat 1)",
+    )
     s.add_argument("--json", action="store_true", help="print the result as one JSON object")
     s.set_defaults(func=cmd_showdown)

@@ -32,10 +32,11 @@ def scratch(name):
 
 
 class Rand:
-    """xorshift32: the same sequence under CPython and MicroPython."""
+    """A seeded generator that gives the same numbers under CPython and MicroPython (each has
+    its own `random`): xorshift32, for the tests' random games."""
 
     def __init__(self, seed):
-        self.x = seed or 1
+        self.x = (seed * 2654435761 + 1) & 0xFFFFFFFF or 1
 
     def next(self):
         x = self.x
@@ -50,3 +51,15 @@ class Rand:
 
     def pick(self, seq):
         return seq[self.below(len(seq))]
+
+    def int(self, lo, hi):
+        """lo..hi, both included."""
+        return lo + self.next() % (hi - lo + 1)
+
+    def choice(self, items):
+        return items[self.next() % len(items)]
+
+    def shuffle(self, items):
+        for i in range(len(items) - 1, 0, -1):
+            j = self.next() % (i + 1)
+            items[i], items[j] = items[j], items[i]

@@ -1,5 +1,5 @@
 # Texas Hold'em betting (docs/rules/holdem.md): H1-H6 and H8 on the pure core.
-from check import raises
+from check import Rand, raises
 
 from games.holdem.betting import Hand, Refused, first_button, next_button
 from games.holdem.hands import card
@@ -170,3 +170,79 @@ def test_H8_out_of_turn_above_stack_and_unknown_actions_are_refused():
     refused(h, "4", "raise", 500, "cannot put in")
     refused(h, "4", "dance", 0, "unknown action")
     raises(Refused, Hand, ["1"], {"1": 10}, "1")
+
+
+def test_H4_no_pointless_check_when_every_other_seat_is_all_in():
+    # heads-up, the button all in for its small blind of 1: the big blind owes nothing and
+    # cannot raise (nobody could call): it is not asked to act, the cards are turned
+    h = Hand(["1", "2"], {"1": 1, "2": 100}, "1")
+    assert h.to_act is None and h.showdown_due()
+    assert h.contrib == {"1": 1, "2": 1} and h.stack["2"] == 99  # the uncalled 1 back (H6)
+
+
+def test_H2_short_big_blind_and_one_seat_left_with_chips_calls_what_was_posted():
+    # both blinds all in for 1: only the button has chips; nobody could call a full big
+    # blind, so it calls the 1 posted, or folds; raising is refused (H4)
+    h = Hand(["1", "2", "3"], {"1": 100, "2": 1, "3": 1}, "1")
+    assert h.to_act == "1" and h.current == 1
+    refused(h, "1", "raise", 5, "all in: call or fold")
+    h.act("1", "call")
+    assert h.contrib == {"1": 1, "2": 1, "3": 1} and h.showdown_due()
+    # heads-up, the big blind short: the button's small blind already matches it
+    h = Hand(["1", "2"], {"1": 50, "2": 1}, "1")
+    assert h.showdown_due() and h.contrib == {"1": 1, "2": 1}
+
+
+def choose(h, rnd):
+    """A random action for the seat to act; (action, amount) that the rules allow."""
+    s = h.to_act
+    owe = h.current - h.bet[s]
+    r = rnd.int(0, 9)
+    if r == 0:
+        return "fold", 0
+    if r == 1:
+        return "allin", 0
+    if r < 5 and h.raise_refused(s) is None:
+        top = h.bet[s] + h.stack[s]
+        low = h.current + h.min_raise
+        if h.structure == "fixed-limit":
+            low = h.current + h.step()
+        if low <= top:
+            to = rnd.int(low, min(top, low + 3 * h.bb))
+            if h.structure == "pot-limit":
+                to = min(to, 2 * h.current + sum(h.contrib.values()) - h.bet[s])
+            if to >= low:
+                return "raise", to
+    return ("call" if owe > 0 else "check"), 0
+
+
+def test_H2_H4_H6_random_hands_never_ask_a_seat_with_nothing_to_decide():
+    # Seeded random hands, short stacks and short blinds included, every structure: each
+    # seat asked to act owes chips or may raise; chips are never made or lost; the hand
+    # ends in a showdown or a fold win.
+    rnd = Rand(16)
+    asked = 0
+    for n in range(400):
+        k = rnd.int(2, 6)
+        seats = [str(i + 1) for i in range(k)]
+        stacks = dict((s, rnd.choice([1, 2, 3, 5, 9, 20, 60])) for s in seats)
+        structure = rnd.choice(["no-limit", "pot-limit", "fixed-limit"])
+        h = Hand(seats, stacks, rnd.choice(seats), structure)
+        total = sum(stacks.values())
+        while h.to_act is not None and not h.over:
+            s = h.to_act
+            owe = h.current - h.bet[s]
+            assert owe > 0 or h.raise_refused(s) is None, (n, s, h.log)
+            action, amount = choose(h, rnd)
+            try:
+                h.act(s, action, amount)
+            except Refused:  # a raise over a cap or a limit: the seat calls instead
+                h.act(s, "call" if owe > 0 else "check")
+            asked += 1
+            paid = sum(h.contrib.values()) if not h.over else 0  # a fold win is paid
+            assert sum(h.stack.values()) + paid == total, (n, h.log)
+        assert h.over or h.showdown_due(), (n, h.log)
+        # H6: no chips left uncalled in front of one seat
+        top = sorted(h.contrib.values())
+        assert len(top) < 2 or h.over or top[-1] == top[-2], (n, h.contrib)
+    assert asked > 1000

@@ -46,6 +46,26 @@ def test_H5_everyone_folds_and_the_last_seat_takes_the_pot():
     assert of(evs, "show") == []
 
 
+def test_H9_a_pot_won_by_folds_reports_the_winners_whole_share():
+    evs = run(HEAD + "send fold 1\nsend fold 2\nwait 100\n")
+    (pot,) = of(evs, "pot")
+    # the big blind's uncalled 1 went back to it (H6): the pot is 1 + 1, all seat 3's
+    assert pot["amount"] == 2 and pot["winners"] == ["3"] and pot["shares"] == {"3": 2}
+
+
+def test_H4_heads_up_button_all_in_for_its_small_blind_big_blind_not_asked():
+    evs = run(
+        "table holdem seats=2 stacks=1,100 blinds=1/2 button=1\npace 100\nsend hand\n"
+        "send check 2\ncard AS\ncard KD\ncard 7C\ncard 2H\ncard 9S\n"
+        "card QS\ncard QH\ncard AH\ncard AD\nwait 300\n"  # seat 2 shows first
+    )
+    (start,) = of(evs, "hand_start")
+    assert start["to_act"] is None  # nothing to decide: the cards are turned
+    assert not answers(evs)[1][0]  # the check is refused: it is nobody's turn
+    (end,) = of(evs, "hand_end")
+    assert end["stacks"] == {"1": 2, "2": 99}  # seat 1's aces win 1 + 1; the uncalled 1 back
+
+
 def test_H8_card_read_twice_is_refused():
     evs = run(HEAD + "send call 1\nsend call 2\nsend check 3\ncard AS\nwait 700\ncard AS\n")
     assert any("already read" in e["why"] for e in of(evs, "error"))

@@ -31,7 +31,8 @@ def test_absurd_values_are_refused_by_their_range():
 def test_lists_and_objects_where_a_value_is_wanted():
     assert "not a list" in refused("pocha", players=[4])
     assert "not an object" in refused("pocha", deck={"size": 40})
-    assert "not a list" in refused("holdem", stacks=[100])
+    assert "not a list" in refused("holdem", blinds=[1, 2])
+    assert "not an object" in refused("holdem", stacks={"1": 100})
     assert "not True" in refused("tock", players=True)  # true is not a number
     assert "not 4.0" in refused("tock", players=4.0)
 
@@ -41,6 +42,20 @@ def test_settings_that_hold_together_K1():
     assert check("pocha", {"players": 6, "deck": 48})["players"] == 6
     assert "seat from 1 to 3" in refused("pocha", players=3, dealer="4")
     assert check("holdem", {"seats": 3, "button": 3})["button"] == "3"  # seats as text
+
+
+def test_H1_stacks_for_all_seats_or_seat_by_seat():
+    assert check("holdem", {"seats": 3, "stacks": "100,80,250"})["stacks"] == [100, 80, 250]
+    assert check("holdem", {"seats": 2, "stacks": [5, 7]})["stacks"] == [5, 7]
+    assert check("holdem", {"seats": 3, "stacks": 40})["stacks"] == 40
+    assert "2 values for 3 seats" in refused("holdem", seats=3, stacks="100,80")
+    assert "one per seat" in refused("holdem", seats=2, stacks="100,0")
+    assert "one per seat" in refused("holdem", seats=2, stacks="100,x")
+    assert "one per seat" in refused("holdem", seats=2, stacks=[100, True])
+    assert "one per seat" in refused("holdem", seats=2, stacks=[1] * 1000000)
+    # a host's `new holdem stacks=...` words are typed the same way
+    cmd = parse_words(["new", "holdem", "seats=3", "stacks=100,80,250"])
+    assert typed(cmd)["settings"]["stacks"] == [100, 80, 250]
 
 
 def test_unknown_settings_and_games_are_named():

@@ -1,7 +1,7 @@
 # Texas Hold'em betting (docs/rules/holdem.md, H1-H6, H8): one hand's blinds, rounds,
 # structures, all-ins, and its end, with or without a showdown. Pure: actions in, refusals
 # (with the reason, nothing changed) or the new state out.
-from games.holdem.pots import build, settle
+from games.holdem.pots import build, round_from, settle
 
 STRUCTURES = ("no-limit", "pot-limit", "fixed-limit")
 STREETS = ("pre-flop", "flop", "turn", "river")
@@ -110,13 +110,7 @@ class Hand:
 
     def live(self):
         """Seats still in the hand, from the left of the button."""
-        out = []
-        s = self.button
-        for _ in range(len(self.seats)):
-            s = self._left_of(s)
-            if s not in self.folded:
-                out.append(s)
-        return out
+        return [s for s in round_from(self.seats, self.button) if s not in self.folded]
 
     def able(self):
         """Seats still in that have chips left to bet."""
@@ -134,18 +128,26 @@ class Hand:
         self._put(small, min(self.sb, self.stack[small]))
         self._put(big, min(self.bb, self.stack[big]))
         self.log.append(("blinds", small, self.bet[small], big, self.bet[big]))
-        self.current = self.bb  # the others call the full big blind even if it is short
+        # The others call the full big blind even if it is short, unless at most one seat
+        # has chips left: nobody could call it (H2), the call is only what was posted.
+        self.current = self.bb if len(self.able()) > 1 else max(self.bet.values())
         self.min_raise = self.bb  # the big blind counts as the opening bet
         self.bets = 1
         self.to_act = self._left_of(big)
         self._skip_to_able()
+        if self.to_act is None:  # nobody has a choice to make: the cards are turned (H4)
+            self._close_round()
 
     def _new_round(self):
         self.bet = dict((s, 0) for s in self.seats)  # chips in front of each seat this round
         self.acted = {}  # seat -> the bet it faced when it last acted
         self.current = 0
-        self.min_raise = self.bb
+        self.min_raise = self.step() if self.structure == "fixed-limit" else self.bb
         self.bets = 0
+
+    def step(self):
+        """fixed-limit: this round's bets and raises (H3)."""
+        return self.bb if self.street < 2 else self.big_bet
 
     def _put(self, seat, chips):
         self.stack[seat] -= chips
@@ -209,7 +211,7 @@ class Hand:
         all_in = to - self.bet[seat] == self.stack[seat]
         size = to - self.current
         if self.structure == "fixed-limit":
-            step = self.bb if self.street < 2 else self.big_bet
+            step = self.step()
             if self.bets >= MAX_BETS:
                 raise Refused("one bet and three raises a round: it is capped (H3)")
             if size != step and not (all_in and size < step):
@@ -223,25 +225,36 @@ class Hand:
             if to > self.current + pot:
                 raise Refused("pot limit: at most to %d (H3)" % (self.current + pot))
         self._put(seat, to - self.bet[seat])
-        if size >= self.min_raise:  # a full raise: it sets the minimum and reopens
-            self.min_raise = size
+        if size >= self.min_raise:  # a full raise: it sets the minimum, reopens, and counts
+            self.min_raise = size  # towards fixed-limit's cap (a short all-in does not)
+            self.bets += 1
         self.current = to
-        self.bets += 1
 
     # --- turns and rounds ---------------------------------------------------------------
 
     def _skip_to_able(self):
         for _ in range(len(self.seats)):
             s = self.to_act
-            if s not in self.folded and self.stack[s] > 0 and not self._done_with(s):
+            if self._waiting(s):
                 return
             self.to_act = self._left_of(s)
         self.to_act = None
 
-    def _done_with(self, seat):
-        return (
-            seat in self.acted and self.acted[seat] is not None and self.bet[seat] == self.current
-        )
+    def _waiting(self, seat):
+        """The seat still has a choice to make this round: it is in, has chips, has not
+        acted on the bet it faces, and owes something or could still raise (with every
+        other seat still in all in, a seat that owes nothing has nothing to do: H4)."""
+        if seat in self.folded or self.stack[seat] == 0:
+            return False
+        if seat in self.acted and self.acted[seat] is not None:
+            if self.bet[seat] == self.current:
+                return False
+        if self.bet[seat] >= self.current:
+            for s in self.live():
+                if s != seat and self.stack[s] > 0:
+                    return True
+            return False
+        return True
 
     def _next(self):
         live = self.live()
@@ -249,12 +262,15 @@ class Hand:
             self._end_round()
             self._finish(None)
             return
-        waiting = [s for s in live if self.stack[s] > 0 and not self._done_with(s)]
-        if waiting:
-            self.to_act = self._left_of(self.to_act)
-            self._skip_to_able()
-            if self.to_act is not None:
+        for s in live:
+            if self._waiting(s):
+                self.to_act = self._left_of(self.to_act)
+                self._skip_to_able()
                 return
+        self._close_round()
+
+    def _close_round(self):
+        """The round is over: uncalled chips back, then the next round, or the showdown."""
         self._end_round()
         if self.street == 3:
             self.to_act = None  # showdown: the hole cards decide
@@ -288,8 +304,9 @@ class Hand:
         self.over = True
         if result is None:  # one seat left: it takes every chip without showing (H5)
             (winner,) = self.live()
-            self.stack[winner] += sum(self.contrib.values())
-            self.result = [(sum(self.contrib.values()), [winner], [winner], {winner: 0})]
+            won = sum(self.contrib.values())
+            self.stack[winner] += won
+            self.result = [(won, [winner], [winner], {winner: won})]  # H9: its share, all
             return
         self.result = result
 

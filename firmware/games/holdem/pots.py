@@ -4,6 +4,20 @@
 from games.holdem.hands import evaluate
 
 
+def seat_order(seat):
+    """Seats are numbers as text: "2" before "10" (the order round the table)."""
+    return (len(seat), seat)
+
+
+def round_from(seats, button):
+    """Every seat of `seats` and the button's, round the table from the left of the button
+    (the next number up) to the button: the order odd chips go in (H7). The button need not
+    be one of `seats` (a seat that folded, or is out)."""
+    ordered = sorted(seats, key=seat_order)
+    b = seat_order(button)
+    return [s for s in ordered if seat_order(s) > b] + [s for s in ordered if seat_order(s) <= b]
+
+
 def uncalled(contrib, folded):
     """(seat, chips) no other seat called: the top bettor's excess over the next highest
     contribution (folded seats' chips count: they were called, then abandoned), or None."""
@@ -27,7 +41,7 @@ def build(contrib, folded):
         amount = 0
         for s in contrib:
             amount += max(0, min(contrib[s], level) - below)
-        eligible = sorted(s for s in live if contrib[s] >= level)
+        eligible = sorted([s for s in live if contrib[s] >= level], key=seat_order)
         if amount:
             if pots and pots[-1][1] == eligible:
                 pots[-1] = (pots[-1][0] + amount, eligible)

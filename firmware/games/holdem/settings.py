@@ -6,7 +6,7 @@ CHIPS = 10000000  # most chips a seat may hold
 
 SETTINGS = (
     ("seats", ("int", 2, 10), 4),
-    ("stacks", ("int", 1, CHIPS), 100),
+    ("stacks", ("each", 1, CHIPS, "seats"), 100),  # one for all, or 100,80,250 seat by seat
     ("blinds", ("pair", 1, CHIPS), "1/2"),
     ("structure", ("choice", ("no-limit", "pot-limit", "fixed-limit")), "no-limit"),
     ("big-bet", ("int", 1, CHIPS), None),  # fixed-limit turn and river; default 2 x big blind

@@ -31,7 +31,10 @@ class HoldemGame(Game):
         self.sb, self.bb = int(small), int(big)
         self.structure = s["structure"]
         self.big_bet = s.get("big-bet", 2 * self.bb)
-        self.stacks = dict((seat, s["stacks"]) for seat in self.seats)
+        stacks = s["stacks"]  # one for every seat, or seat by seat
+        if not isinstance(stacks, list):
+            stacks = [stacks] * len(self.seats)
+        self.stacks = dict((seat, stacks[i]) for i, seat in enumerate(self.seats))
         self.button = s["button"]
         self.hand = None  # type: Hand | None
         self.board = []
