@@ -122,6 +122,8 @@ def value(name, kind, v, known=None):
             % (name, lo, hi, _show(v))
         )
     if k == "each":
+        if isinstance(v, str) and v.isdigit() and len(v) < 12:
+            v = int(v)  # one number typed: for every seat
         if _whole(v):
             return value(name, ("int", kind[1], kind[2]), v)
         count = known.get(kind[3]) if known else None

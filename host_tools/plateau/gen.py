@@ -437,30 +437,36 @@ def generate_holdem(
     seats: int = 6,
     hands: int = 50,
     seed: int = 0,
-    stacks: int = 200,
+    stacks: int | list[int] = 200,
     pace: int = 100,
     draw: bool = False,
+    structure: str = "no-limit",
 ) -> HoldemSession:
-    """Whole random no-limit Hold'em hands as a table script, blinds 1/2: bets sent as the
-    host sends them, community cards laid when the betting has turned them, hole cards
-    laid at showdown in the order the table asks (from the left of the button). Seats go
-    all in often, so hands end with side pots; when one seat has every chip, `send new`
-    starts a fresh table. Played with the rules core's betting (games.holdem.betting), as
-    `generate` plays Tock with the Tock rules core. `draw`: the first button is drawn for
-    (H1: a card per seat, ties draw again) rather than given by the table line."""
+    """Whole random Hold'em hands as a table script, blinds 1/2: bets sent as the host
+    sends them, community cards laid when the betting has turned them, hole cards laid at
+    showdown in the order the table asks (from the left of the button). Seats go all in
+    often, so hands end with side pots; when one seat has every chip, `send new` starts a
+    fresh table. Played with the rules core's betting (games.holdem.betting), as `generate`
+    plays Tock with the Tock rules core. `draw`: the first button is drawn for (H1: a card
+    per seat, ties draw again) rather than given by the table line. `stacks`: one for every
+    seat, or seat by seat (H1: `stacks=100,80,250`); `structure`: no-limit, pot-limit or
+    fixed-limit (H3; fixed-limit's big bet: 4)."""
     from games.holdem.betting import Hand, Refused, first_button, next_button
     from games.holdem.hands import name
 
     rng = random.Random(seed)
     names = [str(i + 1) for i in range(seats)]
     deck = [(r, s) for r in range(2, 15) for s in range(4)]
+    start = [stacks] * seats if isinstance(stacks, int) else list(stacks)
+    table = f"seats={seats} stacks={','.join(str(n) for n in start)} blinds=1/2 button=1"
+    table += f" structure={structure}"
     lines = [
-        f"# generated: holdem seats={seats} hands={hands} seed={seed}",
-        f"table holdem seats={seats} stacks={stacks} blinds=1/2 button=1",
+        f"# generated: holdem seats={seats} hands={hands} seed={seed} structure={structure}",
+        f"table holdem {table}",
         f"pace {pace}",
     ]
     session = HoldemSession(script="")
-    chips = {s: stacks for s in names}
+    chips = dict(zip(names, start))
     button = None
     if draw:
         lines.append("send draw")
@@ -472,13 +478,13 @@ def generate_holdem(
         lines.append("gather  # the draw's cards are taken back")
     while len(session.hands) < hands:
         if sum(1 for s in names if chips[s] > 0) < 2:
-            lines.append(f"send new seats={seats} stacks={stacks} blinds=1/2 button=1")
-            chips = {s: stacks for s in names}
+            lines.append(f"send new {table}")
+            chips = dict(zip(names, start))
             button = None
             session.tables += 1
         if session.hands or button is None:
             button = "1" if button is None else next_button(names, chips, button)
-        hand = Hand(names, chips, button, "no-limit", 1, 2)
+        hand = Hand(names, chips, button, structure, 1, 2)
         lines.append(f"# hand {len(session.hands) + 1}")
         lines.append("send hand")
         cards = rng.sample(deck, 5 + 2 * seats)
@@ -504,6 +510,9 @@ def generate_holdem(
                 lines.append(f"card {name(board[laid])}")
                 laid += 1
         pots = []
+        while not hand.over and laid < 5:  # nobody had a choice to make (H2, H4): the
+            lines.append(f"card {name(board[laid])}")  # cards are turned, no betting
+            laid += 1
         if not hand.over:  # showdown: the seats still in show, from the left of the button
             lines.append("# showdown")
             for s in hand.live():

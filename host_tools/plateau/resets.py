@@ -135,8 +135,11 @@ def script(game: str, seed: int, size: str = "full") -> str:
         players = (3, 4, 5)[seed % 3]
         return generate_pocha(players, 40, "short" if short else "default", seed).script
     if game == "holdem":
-        seats = 2 + seed % 3
-        return generate_holdem(seats, 4 if short else 10, seed, stacks=100, draw=True).script
+        seats = 2 + seed % 3  # uneven stacks, every structure (H1, H3)
+        stacks = [(20, 60, 100, 150)[(seed + k) % 4] for k in range(seats)]
+        structure = ("no-limit", "pot-limit", "fixed-limit")[seed // 2 % 3]
+        hands = 4 if short else 10
+        return generate_holdem(seats, hands, seed, stacks, draw=True, structure=structure).script
     # undo and new sent by the host: a button pressed while the board is off is lost (on a
     # real table too), so a kill there would differ from the run without kills by design;
     # with table incidents, but none that hangs on the re-arm time: a restart keeps the

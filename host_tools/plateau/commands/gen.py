@@ -26,6 +26,12 @@ def add_gen(sub, common) -> None:
         default=None,
         help="Tock: 2-4 (4); Pocha: 3, 4, 5, 6 or 8 (4); Hold'em: seats 2-10 (3)",
     )
+    g.add_argument(
+        "--stacks", default="200", help="Hold'em: chips of every seat (200), or seat by seat"
+    )
+    g.add_argument(
+        "--structure", default="no-limit", help="Hold'em: no-limit, pot-limit, fixed-limit"
+    )
     g.add_argument("--seed", type=int, default=0, help="the same seed writes the same game")
     g.add_argument("--noise", type=float, default=0.02, help="chance of a sensor glitch per action")
     g.add_argument("--pace", type=int, default=150, help="ms between hand actions")
@@ -55,16 +61,22 @@ def cmd_gen(args: argparse.Namespace) -> int:
     given = {
         "tock": {"players": players, "rules": rules},
         "pocha": {"players": players, "deck": args.deck, "schedule": args.schedule},
-        "holdem": {"seats": players},
+        "holdem": {"seats": players, "stacks": args.stacks, "structure": args.structure},
         "weykick": {},
     }[args.game]
     try:  # the settings the game's table line will hold, checked as the board checks them
-        check(args.game, given)
+        typed = check(args.game, given)
     except SettingsError as e:
         raise UsageError(str(e)) from None
     if args.game in ("holdem", "weykick"):
         if args.game == "holdem":
-            session = generate_holdem(seats=players, seed=args.seed, pace=args.pace)
+            session = generate_holdem(
+                seats=players,
+                seed=args.seed,
+                pace=args.pace,
+                stacks=typed["stacks"],
+                structure=args.structure,
+            )
             script = session.script
             summary = f"{len(session.hands)} hands, stacks {session.hands[-1]['stacks']}"
         else:
