@@ -23,6 +23,7 @@ def parse_card(text):
         rank = "10"
     if suit not in SUITS or rank not in RANKS:
         raise CardError(
-            "unknown card %r: rank A 2-10 (or T) J Q K, then suit S H D C (7H, 10C, QS), or X" % text
+            "unknown card %r: rank A 2-10 (or T) J Q K, then suit S H D C (7H, 10C, QS), or X"
+            % text
         )
     return rank, suit

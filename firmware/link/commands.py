@@ -80,6 +80,10 @@ def typed(cmd, game=None, settings=None):
             raise SettingsError("unknown game %s; one of: %s" % (_word(name), ", ".join(GAMES)))
         out["game"] = name
         if given:  # settings given: checked in full; none: the game starts again as it was
+            if name == game and settings:  # the game played: a setting not given keeps its
+                kept = dict(settings)  # value (`new dealer=2` changes the dealer only)
+                kept.update(given)
+                given = kept
             out["settings"] = check(name, given)
         return out
     decl, _ = declaration(word, game)
@@ -91,11 +95,12 @@ def typed(cmd, game=None, settings=None):
     return out
 
 
-def parse_words(words, game=None):
+def parse_words(words, game=None, settings=None):
     """['new', 'tock', 'players=2'] -> {"cmd": "new", "game": "tock", "players": 2}: the
     words typed by their declarations (positional arguments in declared order, or
-    name=value), for the game being played if known. ValueError (SettingsError) says what
-    is wrong."""
+    name=value), for the game being played if known (and its settings, if known: a `new`
+    keeps those it does not give). ValueError (SettingsError) says what is wrong. A `new`
+    naming no game, for a game not known here, is checked by the board alone."""
     if not words:
         raise SettingsError("no command given; one of: " + ", ".join(all_words()))
     word = words[0]
@@ -107,7 +112,8 @@ def parse_words(words, game=None):
         for w in rest:
             k, v = _pair(word, w)
             cmd[k] = _number(v)
-        typed(cmd, game)  # checked now, with the same checker the board uses
+        if game or "game" in cmd:
+            typed(cmd, game, settings)  # checked now, with the same checker the board uses
         return cmd
     decl, _ = declaration(word, game)
     names = [d[0] for d in decl]
@@ -121,7 +127,7 @@ def parse_words(words, game=None):
             raise SettingsError("%s: %s should be name=value" % (word, _word(w)))
         i += 1
         cmd[k] = v if k in ("seat", "card", "mode") else _number(v)
-    typed(cmd, game)
+    typed(cmd, game, settings)
     return cmd
 
 

@@ -252,7 +252,8 @@ class Sim:
         from link.commands import parse_words
 
         try:
-            cmd = parse_words(words, self.table.about().get("game"))
+            game = self.table.game
+            cmd = parse_words(words, self.table.about().get("game"), game and game.settings)
         except ValueError as e:
             raise ScriptError(line, str(e))
         # a text id: sent again after a kill, the board answers it without doing it twice

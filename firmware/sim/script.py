@@ -62,8 +62,11 @@ def read(lines, on_action=None):
     settings; each action goes to on_action((line, verb, args)) as it is read. The simulator
     reads a script twice, checking it all first, then playing it line by line, so a long
     generated game never sits in the heap."""
+    from games.settings import check
+
     settings = None
     game = None
+    playing = None  # type: dict | None
     index = 0
     for n, raw in enumerate(lines, 1):
         words = raw.split("#", 1)[0].split()
@@ -77,11 +80,18 @@ def read(lines, on_action=None):
             if not args or args[0] not in GAMES:
                 raise ScriptError(n, "unknown game; one of: " + ", ".join(GAMES))
             settings = _settings(n, args[0], args[1:])
-            settings["game"] = game = args[0]
+            game = args[0]
+            playing = check(game, settings)  # the settings the table plays by, typed
+            settings["game"] = game
             continue
-        action = (n, verb, _check(n, verb, args, index, game))
-        if verb == "send" and args[0] == "new" and len(args) > 1 and "=" not in args[1]:
-            game = args[1]  # the table plays that game from here on
+        action = (n, verb, _check(n, verb, args, index, game, playing))
+        if verb == "send" and args[0] == "new":  # the table plays by these from here on
+            from link.commands import parse_words, typed
+
+            cmd = typed(parse_words(args, game, playing), game, playing)
+            if cmd["game"] != game or "settings" in cmd:
+                playing = cmd.get("settings") or check(cmd["game"], {})
+            game = cmd["game"]
         index += 1
         if on_action:
             on_action(action)
@@ -108,10 +118,10 @@ ONLY = {
 }
 
 
-def _check(n, verb, args, index, game=None):
+def _check(n, verb, args, index, game=None, playing=None):
     """The action's arguments, then whether this table plays a game it means something in
     (a `move` in a Weykick script was silently nothing)."""
-    out = _check_args(n, verb, args, index, game)
+    out = _check_args(n, verb, args, index, game, playing)
     only = ONLY.get(verb)
     if verb == "glitch":  # a square's sensor is Tock's, a goal's Weykick's
         only = ("weykick",) if args[0] in GOALS else ("tock",)
@@ -122,7 +132,7 @@ def _check(n, verb, args, index, game=None):
     return out
 
 
-def _check_args(n, verb, args, index, game=None):
+def _check_args(n, verb, args, index, game=None, playing=None):
     if verb in ("lift", "place"):
         _count(n, verb, args, 1)
         _square(n, args[0])
@@ -178,7 +188,7 @@ def _check_args(n, verb, args, index, game=None):
         if not args:
             raise ScriptError(n, "send needs a command")
         try:
-            parse_words(args, game)
+            parse_words(args, game, playing)
         except ValueError as e:
             raise ScriptError(n, str(e))
         return args

@@ -225,15 +225,33 @@ class PochaGame:
     script: str
     hands: list[dict] = field(default_factory=list)  # per hand: bids, taken, scores
     totals: dict[str, int] = field(default_factory=dict)
-    ranking: list[str] = field(default_factory=list)
+    ranking: list[str] = field(default_factory=list)  # seats, first place first (K10)
+    places: list[tuple] = field(default_factory=list)  # (seat, total, place), as the board
+    dealer: str = "1"  # the first dealer (drawn at the table when the script draws: K2)
 
 
 def generate_pocha(
-    players: int = 3, size: int = 40, kind: str = "short", seed: int = 0, pace: int = 150
+    players: int = 3,
+    size: int = 40,
+    kind: str = "short",
+    seed: int = 0,
+    pace: int = 150,
+    draw: bool = False,
 ) -> PochaGame:
-    """A whole random legal Pocha game as a table script: for each hand the dealer's turned
-    card, the bids (`send bid`), and every card played in turn."""
-    from games.pocha.rules import bid_refused, deck, legal, name, schedule, score, winning
+    """A whole random legal Pocha game as a table script: the draw for the first dealer
+    (with `draw`: K2), then for each hand the dealer's turned card, the bids (`send bid`),
+    and every card played in turn."""
+    from games.pocha.rules import (
+        bid_refused,
+        deck,
+        first_dealer,
+        legal,
+        name,
+        ranking,
+        schedule,
+        score,
+        winning,
+    )
 
     rng = random.Random(seed)
     seats = [str(i + 1) for i in range(players)]
@@ -246,6 +264,18 @@ def generate_pocha(
     ]
     game = PochaGame(script="", totals={s: 0 for s in seats})
     dealer = "1"
+    if draw:  # each seat lays a card; the tied on the highest card draw again (K2)
+        lines.append("send draw")
+        pack = list(cards)
+        rng.shuffle(pack)
+        drawing = list(seats)
+        while drawing:
+            draws = {s: pack.pop() for s in drawing}
+            lines += [f"card {name(draws[s])}" for s in drawing]
+            winner, tied = first_dealer(draws, seats)
+            drawing = tied or []
+        dealer = game.dealer = winner
+        lines.append("gather  # the draw's cards are taken back")
     k = 0
     tiebreak = False
     while True:
@@ -299,7 +329,8 @@ def generate_pocha(
             tiebreak = list(game.totals.values()).count(best) > 1
             if not tiebreak:
                 break
-    game.ranking = sorted(seats, key=lambda s: -game.totals[s])
+    game.places = ranking(seats, game.totals)
+    game.ranking = [s for s, _, _ in game.places]
     game.script = "\n".join(lines) + "\n"
     return game
 

@@ -1,5 +1,5 @@
 # Pocha rules (docs/rules/pocha.md): K1-K9 on the pure core.
-from check import raises
+from check import Rand, raises
 
 from games.pocha.rules import (
     PochaError,
@@ -7,8 +7,10 @@ from games.pocha.rules import (
     card,
     check_hand,
     deck,
+    first_dealer,
     legal,
     name,
+    ranking,
     schedule,
     score,
     winning,
@@ -90,3 +92,38 @@ def test_K9_after_the_hand_finds_each_broken_play():
     ]
     found = check_hand(hands, tricks, "B")
     assert [(n, s, name(c), names(ok)) for n, s, c, ok in found] == [(1, "2", "2C", ["12O"])]
+
+
+def test_K10_ranking_equal_totals_share_a_place_in_seat_order():
+    # seeded random totals from a few values (many ties): highest first; equal totals share
+    # a place and are listed in seat order; the order is this one under every interpreter
+    rnd = Rand(10)
+    ties = 0
+    for _ in range(500):
+        n = rnd.choice([3, 4, 5, 6, 8])
+        seats = [str(i + 1) for i in range(n)]
+        totals = dict((s, rnd.choice([-20, -5, 0, 15, 40])) for s in seats)
+        got = ranking(seats, totals)
+        assert sorted(s for s, _, _ in got) == sorted(seats)
+        for k in range(len(got)):
+            s, total, place = got[k]
+            assert total == totals[s]
+            assert place == 1 + len([t for t in seats if totals[t] > total])
+            if k:
+                before = got[k - 1]
+                assert before[1] > total or before[1] == total and int(before[0]) < int(s)
+                ties += before[1] == total
+    assert ties > 300
+    assert ranking(["1", "2", "3"], {"1": 5, "2": 20, "3": 5}) == [
+        ("2", 20, 1),
+        ("1", 5, 2),
+        ("3", 5, 2),
+    ]
+
+
+def test_K2_first_dealer_by_the_highest_card_ties_draw_again():
+    seats = ["1", "2", "3"]
+    # the as beats the 3, the 3 the rey (K1's order), whatever the suits
+    assert first_dealer({"1": card("3O"), "2": card("1B"), "3": card("12C")}, seats) == ("2", None)
+    tied = first_dealer({"1": card("1O"), "2": card("7B"), "3": card("1C")}, seats)
+    assert tied == (None, ["1", "3"])

@@ -74,3 +74,18 @@ def test_scenario_another_games_actions_are_refused():
     parse("table weykick\nglitch A 3\nball A\nclear A\n")
     parse("table tock\nglitch R1 3\nmove RC1 R18\n")
     parse("table holdem\ncard AS\ntag 04A1B2C3\n")
+
+
+def test_K1_K2_K5_pocha_scripts_checked_in_full_before_the_run():
+    head = "table pocha players=8 deck=48\n"
+    check_rejected(head + "card 5O\nsend bid 2 x\n", 3, ["line 3", "amount", "'x'"])  # K5
+    check_rejected("table pocha players=7\n", 1, ["line 1", "one of 3 4 5 6 8"])  # K2
+    check_rejected("table pocha players=5 deck=48\n", 1, ["does not deal evenly"])  # K1
+    # a `new` keeps the settings it does not give: 5 players with the 48 cards in play
+    check_rejected(head + "send new players=5\n", 2, ["line 2", "does not deal evenly"])
+    check_rejected(head + "send new players=7\n", 2, ["line 2", "one of 3 4 5 6 8"])
+    # and checks what it gives against the others: dealer 7 of the 8 players in play
+    parse(head + "send new dealer=7\nsend new deck=40 players=5 dealer=1\nsend new dealer=5\n")
+    check_rejected(head + "send new deck=40 players=5\nsend new dealer=7\n", 3, ["1 to 5"])
+    # a switch to another game starts from its defaults
+    check_rejected(head + "send new holdem\nsend bid 2 1\n", 3, ["unknown command 'bid'"])

@@ -22,6 +22,41 @@ def test_K5_bids_in_turn_and_the_dealers_restriction():
     assert [b["bid"] for b in of(evs, "bid")] == [1, 0, 1]
 
 
+def test_K2_the_first_dealer_drawn_at_the_table_a_tie_draws_again():
+    evs = run(
+        "table pocha players=3 deck=40 schedule=short\npace 150\nsend bid 2 0\nsend draw\n"
+        "card 3O\ncard 1C\ncard 1E\ncard 12B\ncard 7O\nsend bid 3 0\n"
+        "wait 300\ngather\ncard 5O\nsend bid 3 1\nsend bid 1 0\nsend bid 2 1\nwait 100\n"
+    )
+    got = answers(evs)
+    assert got[1] == (True, "") and got[2][0] is False  # no bidding during the draw
+    draws = of(evs, "draw")
+    assert draws[0]["seats"] == ["1", "2", "3"] and draws[1]["seats"] == ["2", "3"]
+    (dealer,) = of(evs, "dealer")
+    assert dealer["seat"] == "2"  # 12B beats 7O in the second round
+    starts = of(evs, "hand_start")
+    assert starts[-1]["dealer"] == "2" and starts[-1]["hand"] == 1
+    assert of(evs, "trump")[0]["bidder"] == "3"  # the seat after the dealer bids first
+    assert [b["seat"] for b in of(evs, "bid")] == ["3", "1", "2"]
+    late = run(HEAD + "card 5O\nsend draw\nwait 100\n")
+    assert "before the first hand" in answers(late)[0][1]
+
+
+def test_K2_new_with_one_setting_keeps_the_others():
+    # a 3-player short game; `new dealer=2` changes the dealer only (not 4 players, not
+    # the default schedule): a one-card hand of 3 seats, dealt by 2
+    evs = run(
+        HEAD + "card 5O\nsend new dealer=2\ncard 6O\nsend bid 3 0\nsend bid 1 0\n"
+        "send bid 2 0\ncard 4C\ncard 1C\ncard 3E\nwait 500\n"
+    )
+    assert all(ok for ok, _ in answers(evs)), answers(evs)
+    starts = of(evs, "hand_start")
+    assert starts[1]["dealer"] == "2" and starts[1]["cards"] == 1 and starts[1]["hand"] == 1
+    assert starts[2]["dealer"] == "3" and starts[2]["hand"] == 2  # the deal passes on (K2)
+    (end,) = of(evs, "hand_end")
+    assert sorted(end["totals"]) == ["1", "2", "3"]
+
+
 def test_K7_K8_a_one_card_hand_scored():
     evs = run(
         HEAD + "card 5O\nsend bid 2 1\nsend bid 3 0\nsend bid 1 0\n"

@@ -129,3 +129,16 @@ def test_a_refused_new_changes_nothing():
     assert t.about()["game"] == "pocha" and t.game.state() == before
     assert t.command({"cmd": "new", "game": "holdem", "seats": 3}) is None
     assert t.about() == {"game": "holdem", "rules": "no-limit", "players": 3}
+
+
+def test_K2_a_new_of_the_game_played_keeps_what_it_does_not_give():
+    playing = check("pocha", {"players": 3, "schedule": "short"})
+    got = typed({"cmd": "new", "dealer": 2}, "pocha", playing)["settings"]
+    assert got == {"players": 3, "deck": 40, "schedule": "short", "dealer": "2"}
+    # another game named: its defaults, not these
+    other = typed({"cmd": "new", "game": "holdem", "seats": 3}, "pocha", playing)["settings"]
+    assert other["seats"] == 3 and "players" not in other
+    # every setting given: nothing kept
+    assert typed({"cmd": "new", "players": 4}, "pocha", playing)["settings"]["players"] == 4
+    # the host, not knowing the game: checked by the board alone
+    assert parse_words(["new", "dealer=7"]) == {"cmd": "new", "dealer": 7}

@@ -106,9 +106,7 @@ def ours_allows(ours, seat, action, amount=0):
 
 def covered(ours, seat):
     """Some other seat still in could put in more than the bet it faces."""
-    return any(
-        ours.bet[s] + ours.stack[s] > ours.current for s in ours.live() if s != seat
-    )
+    return any(ours.bet[s] + ours.stack[s] > ours.current for s in ours.live() if s != seat)
 
 
 def ask(ours, theirs, seat, rng, tally):

@@ -118,3 +118,28 @@ def check_hand(hands, tricks, trump):
                 held[seat].remove(c)
             table.append(c)
     return out
+
+
+def ranking(seats, totals):
+    """K10: [(seat, total, place)], highest total first; seats with equal totals share a
+    place and are listed in seat order. Ordered by an explicit key, not by a stable sort
+    (MicroPython's sort is not stable): the board and the laptop list them alike."""
+    order = sorted(range(len(seats)), key=lambda i: (-totals[seats[i]], i))
+    out = []
+    for i in order:
+        s = seats[i]
+        above = 0
+        for t in seats:
+            if totals[t] > totals[s]:
+                above += 1
+        out.append((s, totals[s], above + 1))
+    return out
+
+
+def first_dealer(draws, seats):
+    """K2: each seat lays one card; the highest (K1's order, the as highest) deals first.
+    -> (seat, None), or (None, the seats tied on the highest rank, in seat order: they draw
+    again; suits do not break ties)."""
+    best = max(strength(c) for c in draws.values())
+    top = [s for s in seats if s in draws and strength(draws[s]) == best]
+    return (top[0], None) if len(top) == 1 else (None, top)

@@ -10,6 +10,7 @@ SETTINGS = (
 
 COMMANDS = {
     "bid": (("seat", ("seat", "players"), None), ("amount", ("int", 0, 16), None)),
+    "draw": (),  # K2: the first dealer drawn by lot, at the table
 }
 
 

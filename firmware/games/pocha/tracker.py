@@ -10,7 +10,9 @@ from games.pocha.rules import (
     card,
     check_hand,
     deck,
+    first_dealer,
     name,
+    ranking,
     schedule,
     score,
     winning,
@@ -48,6 +50,9 @@ class PochaGame(Game):
         self.hand_no = 0
         self.tiebreak = False
         self.before = []  # the last hand's cards: on the reader until this hand's first
+        self.drawing = None  # type: list | None  # K2: seats still to lay a card, in order
+        self.draws = {}  # type: dict  # seat -> its card in this round of the draw
+        self.drawn = []  # type: list  # every card of the draw, ties' rounds included
         self._deal()
         self.announce = True
 
@@ -70,7 +75,7 @@ class PochaGame(Game):
         return out + [c for _, c in self.table]
 
     def _deal(self):
-        self.n = self.plan[self.hand_no] if not self.tiebreak else 1
+        self.n = self.plan[self.hand_no] if not self.tiebreak else 1  # K8: tie-breaks of 1
         self.full = self.n * len(self.seats) == len(self.cards)
         self.phase = "trump"
         self.trump = None
@@ -122,8 +127,12 @@ class PochaGame(Game):
 
     def state(self):
         """The whole game, the hand under way included (a reset resumes it where it was:
-        its phase, bids, tricks, the cards each seat played, a tie-break, a game over)."""
+        its phase, bids, tricks, the cards each seat played, a tie-break, a game over, the
+        draw for the first dealer)."""
         return {
+            "drawing": self.drawing,
+            "draws": dict((s, list(c)) for s, c in self.draws.items()),
+            "drawn": self.drawn,
             "game": "pocha",
             "settings": self.settings,
             "totals": self.totals,
@@ -177,6 +186,13 @@ class PochaGame(Game):
         self.taken = dict(state["taken"])
         self.void = dict((s, list(state["void"][s])) for s in seats)
         self.before = [_card(c) for c in state["before"]]
+        drawing = state.get("drawing")
+        if drawing is not None and not all(s in seats for s in drawing):
+            raise ValueError("saved draw does not fit the seats")
+        self.drawing = drawing
+        draws = state.get("draws", {})
+        self.draws = dict((s, _card(draws[s])) for s in draws if s in seats)
+        self.drawn = [_card(c) for c in state.get("drawn", [])]
         if self.bidder not in seats or self.leader not in seats or self.to_play not in seats:
             raise ValueError("saved turn does not fit the seats")
         self.restored(state)
@@ -189,7 +205,8 @@ class PochaGame(Game):
     # --- cards from the reader ----------------------------------------------------------
 
     def deal(self):
-        return [PREFIX + name(c) for c in self._hand_cards()]
+        cards = self.drawn if self.drawing is not None else self._hand_cards()
+        return [PREFIX + name(c) for c in cards]
 
     def last_deal(self):
         return [PREFIX + name(c) for c in self.before]
@@ -217,6 +234,8 @@ class PochaGame(Game):
             return "%s is not in this %d-card deck (K9)" % (name(c), len(self.cards))
         if self.phase == "over":
             return "the game is over"
+        if self.drawing:
+            return self._draw(c)
         if self.phase == "trump":
             self.turned = c
             self.trump = c[1]
@@ -226,6 +245,39 @@ class PochaGame(Game):
         if self.phase == "bidding":
             return "seat %s bids first (K5)" % self.bidder
         return self._play(c)
+
+    def _draw(self, c):
+        """K2: each seat lays a card in turn; the highest deals first; a tie on the highest
+        rank draws again among the tied seats (on the cards of this round)."""
+        if c in self.drawn:
+            return "%s was already drawn" % name(c)
+        drawing = self.drawing
+        assert drawing is not None
+        seat = drawing.pop(0)
+        self.draws[seat] = c
+        self.drawn.append(c)
+        self.emit({"type": "card", "card": name(c), "seat": seat, "draw": True})
+        if drawing:
+            return None
+        dealer, tied = first_dealer(self.draws, self.seats)
+        if tied:
+            self.drawing, self.draws = tied, {}
+            self.emit(
+                {
+                    "type": "draw",
+                    "seats": list(tied),
+                    "why": "tied on the highest card: these seats draw again (K2)",
+                }
+            )
+            return None
+        self.drawing, self.draws = None, {}
+        self.before, self.drawn = self.drawn, []  # gathered for the deal, as a hand's are
+        self.dealer = dealer
+        self.settings["dealer"] = dealer
+        self.emit({"type": "dealer", "seat": dealer})
+        self._deal()
+        self._announce()
+        return None
 
     def _play(self, c):
         seat = self.to_play
@@ -307,12 +359,10 @@ class PochaGame(Game):
             if list(self.totals.values()).count(best) > 1:
                 self.tiebreak = True  # K8: one-card hands until first place is alone
             else:
-                ranking = sorted(self.seats, key=lambda s: -self.totals[s])
                 self.phase = "over"
-                self.emit({"type": "match_end", "ranking": [(s, self.totals[s]) for s in ranking]})
+                self.emit({"type": "match_end", "ranking": ranking(self.seats, self.totals)})
                 return
-        if not self.tiebreak:
-            self.hand_no += 1
+        self.hand_no += 1  # a tie-break hand is a hand too: it has its own number
         self.dealer = self._after(self.dealer)
         self._start_hand()
 
@@ -324,6 +374,18 @@ class PochaGame(Game):
                 self._setup(cmd.get("settings") or self.settings)
             except ValueError as e:
                 return str(e)
+            return None
+        if cmd["cmd"] == "draw":
+            if self.hand_no or self.phase != "trump" or self.turned or self.tiebreak:
+                return "the first dealer is drawn before the first hand is dealt (K2)"
+            self.drawing, self.draws = list(self.seats), {}
+            self.emit(
+                {
+                    "type": "draw",
+                    "seats": list(self.seats),
+                    "why": "each seat lays one card, in this order: the highest deals (K2)",
+                }
+            )
             return None
         if cmd["cmd"] != "bid":
             return "unknown command %r for pocha" % cmd["cmd"]
