@@ -15,9 +15,10 @@ cards, bids, bets, goals...) lost or doubled against the reference, events logge
 missing from the numbering, and whether the game ended as the reference did.
 
 Kill points are chosen where a reset hurts most: inside a Jack swap, during a 7, with the
-pile holding the deck's last card, mid-move (Tock); in a tie-break hand and after the game
-ended (Pocha); mid-hand, at showdown and in the draw for the button (Hold'em); with the ball
-in a goal and right after it was taken out (Weykick); and anywhere. The line is seeded; the
+pile holding the deck's last card, mid-move (Tock); in a tie-break hand, in the draw for
+the first dealer and after the game ended (Pocha); mid-hand, at showdown and in the draw
+for the button (Hold'em); with the ball in a goal and right after it was taken out
+(Weykick); and anywhere. The line is seeded; the
 instant, a few milliseconds after the simulator reached it, is the machine's (what the
 firmware was doing then: scanning, saving, writing a frame). A file `state.tmp` or
 `events.log.tmp` left on the flash after a kill shows the kill cut a save short: counted.
@@ -71,7 +72,9 @@ PLAYS = {
         "hand_start": ("hand", "cards", "dealer", "tiebreak"),
         "trump": ("card", "suit", "bidder"),
         "bid": ("seat", "bid"),
-        "card": ("card", "seat"),
+        "draw": ("seats",),
+        "dealer": ("seat",),
+        "card": ("card", "seat", "draw"),
         "trick": ("number", "cards", "winner"),
         "hand_end": ("hand", "bids", "taken", "scores", "totals"),
         "match_end": ("ranking",),
@@ -133,7 +136,8 @@ def script(game: str, seed: int, size: str = "full") -> str:
         ).script
     if game == "pocha":
         players = (3, 4, 5)[seed % 3]
-        return generate_pocha(players, 40, "short" if short else "default", seed).script
+        kind = "short" if short else "default"  # every other game draws its first dealer
+        return generate_pocha(players, 40, kind, seed, draw=seed % 2 == 0).script
     if game == "holdem":
         seats = 2 + seed % 3  # uneven stacks, every structure (H1, H3)
         stacks = [(20, 60, 100, 150)[(seed + k) % 4] for k in range(seats)]
@@ -188,6 +192,10 @@ def places(game: str, text: str) -> dict[str, list[int]]:
         elif game == "pocha":
             if verb == "send" and "bid" in raw:
                 add("bidding", n)
+            elif raw.startswith("send draw"):
+                inside = "draw"
+            elif verb == "gather":
+                inside = None
         elif game == "holdem":
             if raw.startswith("send draw"):
                 inside = "draw"
