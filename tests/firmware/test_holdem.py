@@ -1,5 +1,5 @@
 # Texas Hold'em showdowns and pots (docs/rules/holdem.md): H6 and H7 on the pure core.
-from check import raises
+from check import Rand, raises
 
 from games.holdem.hands import (
     FLUSH,
@@ -14,7 +14,7 @@ from games.holdem.hands import (
     evaluate,
     name,
 )
-from games.holdem.pots import build, settle, uncalled
+from games.holdem.pots import build, round_from, settle, uncalled
 
 
 def ev(text):
@@ -112,3 +112,39 @@ def test_H8_bad_cards_are_refused():
     for bad in ("X", "1H", "AZ", ""):
         raises(HandError, card, bad)
     assert ev("AS AD 2C 3H 4S 9D 8C")[0][0] == PAIR
+
+
+def test_H6_H7_H9_random_pots_and_shares_the_same_under_every_interpreter():
+    # Seeded random contributions (folded seats included, up to 10 seats so that "10" sorts
+    # after "9") and random hands: every pot lists its seats in seat order, its winners
+    # from the left of the button, its odd chips one each in that order; the chips add up.
+    # Each list is determined by the rule alone, so CPython and MicroPython report alike.
+    rnd = Rand(9)
+    deck = [(r, s) for r in range(2, 15) for s in range(4)]
+    odd = 0
+    for _ in range(300):
+        n = rnd.int(2, 10)
+        seats = [str(i + 1) for i in range(n)]
+        contrib = dict((s, rnd.choice([1, 2, 5, 7, 20, 33])) for s in seats)
+        folded = [s for s in seats if rnd.int(0, 3) == 0][: n - 1]
+        back = uncalled(contrib, folded)
+        if back:
+            contrib[back[0]] -= back[1]
+        button = rnd.choice(seats)
+        order = round_from(seats, button)
+        cards = list(deck)
+        rnd.shuffle(cards)
+        hands = dict((s, cards[2 * k : 2 * k + 2]) for k, s in enumerate(seats))
+        live = [s for s in order if s not in folded]
+        pots, _ = settle(build(contrib, folded), hands, cards[-5:], live)
+        assert sum(a for a, _, _, _ in pots) == sum(contrib.values())
+        for amount, eligible, winners, shares in pots:
+            assert eligible == [s for s in seats if s in eligible]  # seat order
+            assert winners == [s for s in order if s in winners]  # from the button's left
+            share, left = divmod(amount, len(winners))
+            for k in range(len(winners)):
+                assert shares[winners[k]] == share + (1 if k < left else 0)
+            odd += left > 0
+    assert odd > 5
+    assert round_from(["3", "10", "1"], "2") == ["3", "10", "1"]
+    assert round_from(["3", "10", "1"], "10") == ["1", "3", "10"]

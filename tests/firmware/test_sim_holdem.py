@@ -66,6 +66,18 @@ def test_H4_heads_up_button_all_in_for_its_small_blind_big_blind_not_asked():
     assert end["stacks"] == {"1": 2, "2": 99}  # seat 1's aces win 1 + 1; the uncalled 1 back
 
 
+def test_H1_stacks_seat_by_seat_in_a_script_and_at_new():
+    evs = run(
+        HEAD + "send fold 1\nsend fold 2\nsend new holdem seats=3 stacks=100,80,250\n"
+        "send hand\nwait 100\n"
+    )
+    assert all(ok for ok, _ in answers(evs)), answers(evs)
+    (game,) = of(evs, "game")
+    assert game["stacks"] == {"1": 100, "2": 80, "3": 250}
+    start = of(evs, "hand_start")[-1]
+    assert start["stacks"] == {"1": 100, "2": 79, "3": 248}  # blinds from 2 and 3
+
+
 def test_H8_card_read_twice_is_refused():
     evs = run(HEAD + "send call 1\nsend call 2\nsend check 3\ncard AS\nwait 700\ncard AS\n")
     assert any("already read" in e["why"] for e in of(evs, "error"))
