@@ -32,6 +32,9 @@ def add_gen(sub, common) -> None:
     g.add_argument(
         "--structure", default="no-limit", help="Hold'em: no-limit, pot-limit, fixed-limit"
     )
+    g.add_argument(
+        "--draw", action="store_true", help="Pocha: the first dealer drawn at the table"
+    )
     g.add_argument("--seed", type=int, default=0, help="the same seed writes the same game")
     g.add_argument("--noise", type=float, default=0.02, help="chance of a sensor glitch per action")
     g.add_argument("--pace", type=int, default=150, help="ms between hand actions")
@@ -85,7 +88,9 @@ def cmd_gen(args: argparse.Namespace) -> int:
             summary = f"{len(series.matches)} matches, winner {series.winner}"
         return _out(args.output, script, summary)
     if args.game == "pocha":
-        pocha = generate_pocha(players, args.deck, args.schedule, args.seed, args.pace)
+        pocha = generate_pocha(
+            players, args.deck, args.schedule, args.seed, args.pace, draw=args.draw
+        )
         return _out(args.output, pocha.script, f"{len(pocha.hands)} hands, ranking {pocha.ranking}")
     game = generate(rules, players, args.seed, noise=args.noise, pace=args.pace)
     summary = f"{len(game.moves)} moves, {len(game.discards)} discards, winner {game.winner}"
