@@ -94,3 +94,30 @@ def test_K9_renege_flagged_at_once_and_K6_breaks_reported_after_the_hand():
     k6 = [e for e in of(evs, "illegal") if e["what"] == "K6"]
     assert [(e["trick"], e["seat"], e["card"]) for e in k6] == [(1, "2", "5B")]
     assert "7C" in k6[0]["legal"]
+
+
+def test_K8_tie_break_hands_are_numbered_on():
+    # the last scheduled hand ends with first place tied: one-card tie-break hands follow,
+    # each with the next number (a tie that lasts gives hands 3, 4, 5 ..., never 3 again).
+    # Seats 1 and 2 stay tied on top: each bids 0 and takes nothing; seat 3 takes every trick.
+    from games.pocha.tracker import PochaGame
+
+    out = []
+    g = PochaGame(out.append, (), {"players": 3, "schedule": "full"})  # 3 hands of 12
+    g.hand_no = 2  # the last one (one card each is enough to end it)
+    g._deal()
+    g.n = 1
+    g.totals = {"1": 20, "2": 20, "3": 0}
+    numbers = []
+    for k in range(3):
+        g.on_card("es:5O", "", 0)  # the turned card: oros are trumps
+        order = [g.bidder, g._after(g.bidder), g._after(g._after(g.bidder))]
+        for s in order:
+            assert g.command({"cmd": "bid", "seat": s, "amount": 0}) is None
+        low = ["4C", "6C"]
+        for s in order:
+            g.on_card("es:" + ("7C" if s == "3" else low.pop()), "", 0)
+        numbers.append([e for e in out if e["type"] == "hand_end"][-1]["hand"])
+    starts = [e["hand"] for e in out if e["type"] == "hand_start"]
+    assert numbers == [3, 4, 5], numbers
+    assert starts == [4, 5, 6] and g.tiebreak
