@@ -36,7 +36,12 @@ def games():
             out.append((f"tock {rules} {players}p", generate(rules, players, seed=players), _tock))
     out.append(("weykick best-of-5", generate_weykick(seed=2), _weykick))
     out.append(("holdem 6 seats 50 hands", generate_holdem(6, 50, seed=1), _holdem))
-    out.append(("pocha 8 players default", generate_pocha(8, 40, "default", seed=3), _pocha))
+    uneven = generate_holdem(
+        6, 30, seed=2, stacks=[10, 20, 30, 40, 60, 80], structure="fixed-limit"
+    )
+    out.append(("holdem fixed-limit uneven stacks", uneven, _holdem))
+    pocha = generate_pocha(8, 40, "default", seed=3, draw=True)  # the first dealer drawn
+    out.append(("pocha 8 players default", pocha, _pocha))
     return out
 
 
@@ -68,7 +73,7 @@ def _pocha(game, events):
     ends = _of(events, "hand_end")
     assert [e["scores"] for e in ends] == [h["scores"] for h in game.hands]
     (last,) = _of(events, "match_end")
-    assert [s for s, _ in last["ranking"]] == game.ranking
+    assert [tuple(r) for r in last["ranking"]] == game.places  # K10, places included
 
 
 def _of(events, kind):
