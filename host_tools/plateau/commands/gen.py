@@ -32,9 +32,7 @@ def add_gen(sub, common) -> None:
     g.add_argument(
         "--structure", default="no-limit", help="Hold'em: no-limit, pot-limit, fixed-limit"
     )
-    g.add_argument(
-        "--draw", action="store_true", help="Pocha: the first dealer drawn at the table"
-    )
+    g.add_argument("--draw", action="store_true", help="Pocha: the first dealer drawn at the table")
     g.add_argument("--seed", type=int, default=0, help="the same seed writes the same game")
     g.add_argument("--noise", type=float, default=0.02, help="chance of a sensor glitch per action")
     g.add_argument("--pace", type=int, default=150, help="ms between hand actions")
