@@ -128,16 +128,18 @@ class Pocha:
             self.totals = dict(ev["totals"])
             self.hands += 1
         elif kind == "match_end" and "ranking" in ev:
-            totals = [t for _, t in ev["ranking"]]
+            totals = [r[1] for r in ev["ranking"]]
             if totals != sorted(totals, reverse=True):
                 raise Mismatch("the final ranking is not highest total first (K10)")
-            if self.totals is not None and any(self.totals.get(s) != t for s, t in ev["ranking"]):
+            if self.totals is not None and any(
+                self.totals.get(r[0]) != r[1] for r in ev["ranking"]
+            ):
                 raise Mismatch("the final ranking's totals are not the hands' totals")
             self.ranking = ev["ranking"]
 
     def summary(self) -> list[str]:
         end = (
-            "final ranking " + ", ".join(f"{s} ({t})" for s, t in self.ranking)
+            "final ranking " + ", ".join(f"{r[0]} ({r[1]})" for r in self.ranking)
             if self.ranking
             else f"totals {self.totals}"
         )

@@ -100,9 +100,7 @@ LINES = {
         f"series A {int(r['series']['A'])} - {int(r['series']['B'])} B"
         if "score" in r
         else "final ranking: "  # Pocha
-        + ", ".join(
-            f"{i}. seat {seat} ({total})" for i, (seat, total) in enumerate(r["ranking"], 1)
-        )
+        + ", ".join(f"{i}. seat {e[0]} ({e[1]})" for i, e in enumerate(r["ranking"], 1))
     ),
     # Hold'em
     "action": lambda r, ev: (

@@ -63,7 +63,7 @@ def test_fold_follows_each_game(logs):
             assert v["pot"] == 0  # the session's last hand is paid
         elif game == "pocha":
             end = [e for e in evs if e["type"] == "match_end"][-1]
-            assert v["totals"] == {s: t for s, t in end["ranking"]}  # K10: the running scores
+            assert v["totals"] == {r[0]: r[1] for r in end["ranking"]}  # K10: the running scores
             assert st.finished[-1]["ranking"][0][0] == end["ranking"][0][0]
         else:
             ends = [e for e in evs if e["type"] == "match_end"]

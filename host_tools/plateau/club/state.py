@@ -377,16 +377,21 @@ class TableState:
             v["history"] = (v.get("history", []) + [row])[-HISTORY_KEPT:]
             v["phase"] = "scored"
         elif kind == "match_end":
-            ranking = [r for r in ev.get("ranking", []) if isinstance(r, list) and len(r) == 2]
-            v["ranking"] = ranking
+            # [seat, total, place] (K10: equal totals share a place); [seat, total] before
+            ranking = [
+                r[:2] + [r[2] if len(r) == 3 else r[1]]
+                for r in ev.get("ranking", [])
+                if isinstance(r, list) and len(r) in (2, 3)
+            ]
+            v["ranking"] = [r[:2] for r in ranking]
             groups: list[list[str]] = []
             last = None
-            for seat, total in ranking:
-                if groups and total == last:
+            for seat, _total, place in ranking:
+                if groups and place == last:
                     groups[-1].append(str(seat))
                 else:
                     groups.append([str(seat)])
-                last = total
+                last = place
             self._finish({"ranking": groups, "score": v.get("totals", {})}, line)
         if v.get("totals"):
             v["seats"] = sorted(v["totals"], key=lambda s: (len(s), s))
