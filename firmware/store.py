@@ -4,15 +4,21 @@
 # had not received. Nothing numbered goes on the wire before it is here (link.Link.flush,
 # table.Table.save): an event the host may have is always on flash.
 #
-# Two files. state.json: the game, the link's boot id and last number, the ids of the last
-# commands done. Writes cannot leave it corrupt: it goes to state.tmp, then os.rename
-# replaces state.json (LittleFS, the ESP32 port's filesystem, renames atomically), and it
-# carries a CRC of its body, so a file cut short or damaged is recognised and not believed.
-# events.log: the last events, one line each ("seq payload"), appended before state.json is
-# written; a line past the number state.json holds was never sent (the power went between
-# the two writes) and is dropped when read. Appending keeps each write small (an event, not
-# the whole history) and the heap quiet; the file is rewritten with the last KEEP events
-# once it holds 4 * KEEP lines.
+# state.json: the game, the link's boot id and last number, the ids of the last commands
+# done. Writes cannot leave it corrupt: it goes to state.tmp, then os.rename replaces
+# state.json (LittleFS, the ESP32 port's filesystem, renames atomically), and it carries a
+# CRC of its body, so a file cut short or damaged is recognised and not believed.
+#
+# events.log (and events.old): the link's events, one line each ("seq payload"), appended
+# before state.json is written; a line past the number state.json holds was never sent (the
+# power went between the two writes) and is dropped when read. The flash keeps as many
+# events as the link's ring holds (its slots and its bytes), so a reset never shortens what
+# the host can still ask for: a host that had missed 200 events when the power went gets
+# them after the restart as it would have without the reset. Once events.log holds a ring's
+# worth it becomes events.old (a rename) and a new events.log starts: each write during play
+# is an append of the pass's events, never the whole history. At power-up the ring is filled
+# again from both files (refill), and the first save after it writes events.log anew with
+# the ring's events (events.old removed), so the files never hold a number twice.
 #
 # Writes are bounded: one of each per pass of the table loop that announced something
 # (events come at a person's pace: a card, then its move, seconds apart); any other change at
@@ -21,6 +27,7 @@
 # months to wear it; a real game writes a few times a minute.
 import json
 import os
+from array import array
 from binascii import crc32
 
 from micropython import const
@@ -29,7 +36,6 @@ from clock import elapsed
 
 MIN_SAVE_MS = const(250)
 VERSION = const(2)  # {"game": game state, "link": {"boot", "seq"}, "done": [ids]}; 1: the game
-KEEP = const(32)  # events kept for resending after a reset
 
 
 class Store:
@@ -38,10 +44,13 @@ class Store:
         self.path = folder + "/state.json"
         self.tmp = folder + "/state.tmp"
         self.log = folder + "/events.log"
+        self.old = folder + "/events.old"  # the ring's worth before events.log
         self.min_save_ms = min_save_ms
         self._saved_at = None
-        self._lines = -1  # lines in events.log of self._boot (-1: to be rewritten)
-        self._boot = None
+        self._boot = None  # the boot events.log was started for by this Store (None: not yet)
+        self._lines = 0  # events in events.log ...
+        self._bytes = 0  # ... and their payloads' bytes: a ring's worth, and it becomes events.old
+        self._kept = 0  # the last event on flash
         self.saves = 0
         self.error = None  # why the saved state could not be used, if it could not
         try:
@@ -69,24 +78,41 @@ class Store:
         return True
 
     def keep(self, boot, ring, first, last):
-        """Events first..last of the link's `ring` to events.log (or the file rewritten
-        with the last KEEP of them). False when the flash refused."""
+        """Events first..last of the link's `ring` to events.log (all the ring holds when
+        the file is started for a new boot). False when the flash refused."""
         try:
-            if boot != self._boot or self._lines < 0 or self._lines >= 4 * KEEP:
-                first = max(ring.first, last - KEEP + 1, 1)
-                with open(self.log + ".tmp", "wb") as f:
+            if boot != self._boot:
+                self._start(boot, ring)
+                return True
+            first = max(first, self._kept + 1)  # a save retried: its events are there
+            if first > last:
+                return True
+            if self._lines >= ring.slots or self._bytes >= ring.nbytes:
+                # events.log holds what the ring can: it becomes events.old, so the two files
+                # always hold the ring's worth of events before these
+                os.rename(self.log, self.old)
+                with open(self.log, "wb") as f:
                     f.write(boot.encode() + b"\n")
-                    self._append(f, ring, first, last)
-                os.rename(self.log + ".tmp", self.log)
-                self._boot = boot
-                self._lines = last - first + 1
-            elif first <= last:
-                with open(self.log, "ab") as f:
-                    self._append(f, ring, first, last)
-                self._lines += last - first + 1
+                self._lines = self._bytes = 0
+            with open(self.log, "ab") as f:
+                self._append(f, ring, first, last)
         except OSError as e:
             return self._failed(e)
         return True
+
+    def _start(self, boot, ring):
+        """events.log written anew with every event the ring holds (events.old removed)."""
+        self._lines = self._bytes = 0
+        with open(self.log + ".tmp", "wb") as f:
+            f.write(boot.encode() + b"\n")
+            self._append(f, ring, ring.first, ring.last)
+        os.rename(self.log + ".tmp", self.log)
+        try:
+            os.remove(self.old)
+        except OSError:
+            pass  # none
+        self._boot = boot
+        self._kept = ring.last
 
     def _append(self, f, ring, first, last):
         for s in range(first, last + 1):
@@ -95,6 +121,9 @@ class Store:
                 f.write(("%d " % s).encode())
                 f.write(body)
                 f.write(b"\n")
+                self._lines += 1
+                self._bytes += len(body)
+            self._kept = s
 
     def _failed(self, e):
         self.error = "the game could not be saved (%s)" % e
@@ -125,28 +154,62 @@ class Store:
             self.error = "saved game unreadable (%s): starting a new game" % e
             return None
 
-    def kept(self, boot, seq):
-        """The events of `boot` numbered up to `seq` in events.log, as [(seq, payload
-        bytes)], the last KEEP at most and without holes (what the link resends)."""
-        out = []  # type: list[tuple[int, bytes]]
-        try:
-            with open(self.log) as f:
-                if f.readline().strip() != boot:
-                    return out
-                for line in f:
-                    n, _, body = line.rstrip("\n").partition(" ")
-                    if not n.isdigit() or not body:
-                        continue  # a line cut short by the power going
-                    s = int(n)
-                    while out and out[-1][0] >= s:  # numbers given again after a cut
-                        out.pop()
-                    if s <= seq and (not out or out[-1][0] == s - 1):
-                        out.append((s, body.encode()))
-                        del out[:-KEEP]
-                    elif s <= seq:
-                        out = [(s, body.encode())]
-        except (OSError, ValueError, MemoryError):
-            return []
-        if out and out[-1][0] != seq:
-            return []
-        return out
+    def refill(self, ring, boot, seq):
+        """At power-up: the link's `ring` filled again with the events of `boot` numbered
+        up to `seq` (the newest that it can hold, without holes, ending at `seq`; else it
+        is left empty, numbering on after `seq`). The first keep() after it writes
+        events.log anew with them: the files then never hold a number twice."""
+        # First the lengths, to start from the oldest event of the newest that fit: added
+        # one by one from that one, they all stay (a ring filled from an earlier one would
+        # have dropped some to wrap around: the ring would hold less than before the reset).
+        slots, nbytes = ring.slots, ring.nbytes
+        lens = array("H", [0] * slots)
+        lo, hi = 1, 0  # the run of events without a hole read so far (hi < lo: none)
+        for s, body in self._lines_of(boot, seq):
+            if s <= hi:
+                hi = s - 1  # a number given again: the later line is the one sent
+            if hi < lo or s != hi + 1:
+                lo = s  # a hole: the run starts again
+            hi = s
+            lens[s % slots] = len(body)
+        ring.clear(seq)
+        if hi == seq and lo <= hi:
+            start, total = seq + 1, 0
+            while start > lo and seq - start + 1 < slots:
+                total += lens[(start - 1) % slots]
+                if total > nbytes:
+                    break
+                start -= 1
+            # Then the same lines again, the events from `start` on into the ring.
+            ring.clear(start - 1)
+            for s, body in self._lines_of(boot, seq):
+                if s <= ring.last:
+                    ring.truncate(s - 1)
+                if s < start:
+                    continue
+                if s != ring.last + 1:
+                    ring.clear(s - 1)
+                ring.add(s, body)
+            if ring.last != seq:
+                ring.clear(seq)
+
+    def _lines_of(self, boot, seq):
+        """(seq, payload) of each whole line of `boot` numbered up to `seq` in events.old,
+        then events.log (a line cut short by the power going, or another boot's, is left)."""
+        for path in (self.old, self.log):
+            try:
+                with open(path, "rb") as f:
+                    if f.readline() != boot.encode() + b"\n":
+                        continue
+                    for line in f:
+                        n, _, body = line.partition(b" ")
+                        if not line.endswith(b"\n") or len(body) < 2:
+                            continue
+                        try:
+                            s = int(n)
+                        except ValueError:
+                            continue
+                        if 0 < s <= seq:
+                            yield s, body[:-1]
+            except OSError:
+                pass  # no such file

@@ -238,11 +238,9 @@ class Table:
             return
         saved = self.store.load()
         if saved is not None:
-            kept = saved.get("link")
-            if isinstance(kept, dict) and isinstance(kept.get("boot"), str):
-                seq = kept.get("seq")
-                events = self.store.kept(kept["boot"], seq) if isinstance(seq, int) else []
-                self.link.restore(kept, events)
+            link = self.link
+            if link.restore(saved.get("link")):  # its numbering, then its events
+                self.store.refill(link.ring, link.boot, link.seq)
             if saved.get("game") and self.game:
                 self._resume_game(saved["game"])
         if self.store.error:

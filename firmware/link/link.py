@@ -24,7 +24,8 @@
 # emit() only numbers and rings an event; flush() (every pass of the table loop, and before
 # any link message) has the keeper put the new events and the game on flash first, then
 # writes the events. So an event the host may have is on flash, and a board that restarts
-# takes up the same boot id and numbering (restore()) with its last events: the host asks
+# takes up the same boot id and numbering (restore()) with its events (as many as the ring
+# holds: the store keeps that many and fills the ring again): the host asks
 # for what it missed as after a dropped link, and logs each event once. Events numbered but
 # never flushed never reached the wire: their numbers are free again. Short of heap, a frame
 # not written waits for the next pass (an event) or is dropped (a link message): the board
@@ -173,20 +174,19 @@ class Link:
         to the last commands."""
         return {"boot": self.boot, "seq": self.seq, "answers": self._answers}
 
-    def restore(self, kept, events):
-        """Take up what keep() saved, with the last events kept on flash ([(seq, payload)],
-        ending at that number); False (nothing changed) if unusable."""
+    def restore(self, kept):
+        """Take up what keep() saved: the boot id and numbering, the ring empty after that
+        number (the store fills it again with the events it kept); False (nothing changed)
+        if unusable."""
         try:
             boot, seq = kept["boot"], kept["seq"]
         except (KeyError, TypeError):
             return False
         if not (isinstance(boot, str) and 0 < len(boot) <= 16 and isinstance(seq, int)):
             return False
-        if not 0 <= seq < 1 << 30 or events and events[-1][0] != seq:
+        if not 0 <= seq < 1 << 30:
             return False
-        self.ring.clear(seq - len(events))
-        for s, body in events:
-            self.ring.add(s, body)
+        self.ring.clear(seq)
         self.boot = boot
         self.seq = self._on_wire = self._until = seq
         self._next = seq + 1

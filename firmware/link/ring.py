@@ -21,6 +21,8 @@ class Ring:
         self._w = 0
         self.first = 1  # oldest sequence number held (first > last: empty)
         self.last = 0  # newest sequence number held
+        self.slots = slots  # what it can hold: the flash keeps as much (store.Store.keep)
+        self.nbytes = nbytes
 
     def clear(self, last=0):
         """Forget every event (a reboot: RAM does not survive it); the next to come is
@@ -28,6 +30,15 @@ class Ring:
         self._w = 0
         self.first = last + 1
         self.last = last
+
+    def truncate(self, last):
+        """Forget the events after `last` (numbers given again: those were never sent); the
+        next to come is last + 1, written where the first forgotten one was."""
+        if last < self.first:
+            self.clear(last)
+        elif last < self.last:
+            self._w = self._off[(last + 1) % len(self._off)]
+            self.last = last
 
     def __len__(self):
         return self.last - self.first + 1

@@ -3,8 +3,8 @@
 # Runs under pytest and under MicroPython (ESP32 heap).
 import json
 
+from check import Rand, scratch
 from check import Wire as Out
-from check import scratch
 from store import Store
 
 from clock import VirtualClock
@@ -22,17 +22,24 @@ def events(data):
     return [json.loads(p) for p in frame.Decoder().feed(data)]
 
 
-def board(flash, game="tock", settings=None, boot="aaaa"):
+def board(flash, game="tock", settings=None, boot="aaaa", ring=None):
     """A table as main.py builds one: link, game, store; resumed from `flash`."""
     from table import Table, make_game
 
     w = Wire()
-    link = Link(w.write, boot, ring=Ring(4096, 64))
+    link = Link(w.write, boot, ring=ring or Ring(4096, 64))
     t = Table(
         w, VirtualClock(), link, make_game(game, link.emit, (), settings or {}), None, Store(flash)
     )
     t.resume()
     return t, w
+
+
+def kept(flash, boot, seq, ring=None):
+    """[(seq, payload)] the flash gives back to a board restarting at `seq` of `boot`."""
+    ring = ring or Ring(4096, 64)
+    Store(flash).refill(ring, boot, seq)
+    return [(s, bytes(ring.get(s))) for s in range(ring.first, ring.last + 1)]
 
 
 def test_P2_an_event_is_on_flash_before_it_is_on_the_wire():
@@ -42,7 +49,7 @@ def test_P2_an_event_is_on_flash_before_it_is_on_the_wire():
     assert w.out == bytearray()  # numbered, held
     t.step()
     assert [e["seq"] for e in events(w.out) if "seq" in e] == [1]
-    ((seq, body),) = Store(flash).kept("aaaa", 1)
+    ((seq, body),) = kept(flash, "aaaa", 1)
     assert seq == 1 and json.loads(b"{" + body) == {"type": "note", "n": 1}
 
 
@@ -64,40 +71,115 @@ def test_P2_a_restarted_board_numbers_on_and_resends_what_the_host_missed():
     assert [e["seq"] for e in events(w2.out) if "seq" in e][-1] == 41
 
 
-def test_P2_more_missed_than_kept_is_an_exact_gap():
+def gaps(data):
+    return [(e["from"], e["to"]) for e in events(data) if e["type"] == "gap"]
+
+
+def test_P2_more_missed_than_the_ring_holds_is_the_same_exact_gap_after_a_reset():
     flash = scratch("resume")
     t, w = board(flash)
-    for n in range(50):
+    for n in range(100):
         t.link.emit({"type": "note", "n": n})
         t.step()
+    t.link.greet("aaaa", 5)
+    assert gaps(w.out) == [(6, 36)]  # 64 slots: 37..100
     t2, w2 = board(flash)
     t2.link.greet("aaaa", 5)
-    gap = [e for e in events(w2.out) if e["type"] == "gap"]
-    assert [(g["from"], g["to"]) for g in gap] == [(6, 18)]  # 32 kept: 19..50
+    assert gaps(w2.out) == [(6, 36)]  # the flash kept what the ring held
+
+
+def resend(t, w, host):
+    """What a host that had events up to `host` gets: the numbers resent, and the gaps."""
+    w.out = bytearray()
+    t.link.greet("aaaa", host)
+    got, gap = [], []
+    while t.link.resending():
+        t.step()
+    for p in frame.Decoder().feed(w.out):
+        e = json.loads(p)
+        if "seq" in e:
+            got.append(e["seq"])
+        elif e["type"] == "gap":
+            gap.append((e["from"], e["to"]))
+    w.out = bytearray()
+    return got, gap
+
+
+def test_P2_a_reset_never_shortens_what_the_host_can_ask_for():
+    # Seeded: rings of several sizes, events of random sizes, many resets, some cutting a
+    # save between its two writes or in the middle of a line, some with events numbered and
+    # never flushed; a host behind by any number. After each restart the ring holds every
+    # event it held before the reset that had gone out (same bytes) and ends at the number
+    # saved; a host gets each event it missed once, or inside an exact gap, and the gap is
+    # no longer than the same host would have got without the reset.
+    for seed in range(1, 9):
+        r = Rand(seed * 7919)
+        flash = scratch("refill")
+        size = (512 + r.below(3584), 8 + r.below(56))
+        t, w = board(flash, ring=Ring(*size))
+        for power in range(6):
+            for _ in range(r.below(3 * size[1])):
+                t.link.emit({"type": "note", "pad": "x" * r.below(120)})
+                if r.below(3) == 0:
+                    t.step()
+            t.step()
+            ring, sent = t.link.ring, t.link.seq
+            held = {s: bytes(ring.get(s)) for s in range(ring.first, sent + 1)}
+            host = r.below(sent + 1)
+            before = resend(t, w, host)
+            cut = r.below(4)
+            if cut:  # events numbered after the last flush: they never went out
+                for _ in range(1 + r.below(4)):
+                    t.link.emit({"type": "unsent", "pad": "y" * r.below(60)})
+            if cut == 2:  # appended to events.log, the game not saved: the power went
+                t.store.keep(t.link.boot, ring, sent + 1, t.link.seq)
+            if cut == 3:  # the power went in the middle of a line
+                with open(flash + "/events.log", "ab") as f:
+                    f.write(b'%d "type":"unse' % (sent + 1))
+            t, w = board(flash, boot="new%d" % power, ring=Ring(*size))
+            ring = t.link.ring
+            why = "seed %d, reset %d" % (seed, power)
+            assert t.link.boot == "aaaa" and t.link.seq == ring.last == sent, why
+            for s, body in held.items():
+                assert ring.get(s) is not None and bytes(ring.get(s)) == body, (why, s)
+            got, gap = resend(t, w, host)
+            want = list(range(max(host + 1, ring.first), sent + 1))
+            assert [s for s in got if s <= sent] == want, why
+            assert gap == ([(host + 1, ring.first - 1)] if host + 1 < ring.first else []), why
+            assert not gap or before[1] and before[1][0][1] >= gap[0][1], why
 
 
 def test_numbers_given_again_after_a_cut_between_the_two_writes():
     # events.log holds 3 and 4 (appended), state.json still says 2: 3 and 4 never went out;
     # after the restart, 3 and 4 are new events, and the file is read right
     flash = scratch("resume")
-    st = Store(flash)
     ring = Ring(1024, 16)
     for s in (1, 2, 3, 4):
         ring.add(s, b'"old":%d}' % s)
-    st.keep("aaaa", ring, 1, 4)
-    ring.clear(2)
+    Store(flash).keep("aaaa", ring, 1, 4)
+    assert kept(flash, "aaaa", 2) == [(1, b'"old":1}'), (2, b'"old":2}')]
+    st = Store(flash)  # the restart
+    ring = Ring(1024, 16)
+    st.refill(ring, "aaaa", 2)
     for s in (3, 4, 5):
         ring.add(s, b'"new":%d}' % s)
     st.keep("aaaa", ring, 3, 5)
-    assert [b for _, b in Store(flash).kept("aaaa", 5)] == [
-        b'"old":1}',
-        b'"old":2}',
-        b'"new":3}',
-        b'"new":4}',
-        b'"new":5}',
-    ]
-    assert Store(flash).kept("aaaa", 2)[-1] == (2, b'"old":2}')
-    assert Store(flash).kept("other", 5) == []
+    want = [b'"old":1}', b'"old":2}', b'"new":3}', b'"new":4}', b'"new":5}']
+    assert [b for _, b in kept(flash, "aaaa", 5)] == want
+    assert kept(flash, "aaaa", 2)[-1] == (2, b'"old":2}')
+    assert kept(flash, "other", 5) == []
+    # a file holding numbers twice (the later line is the one sent), a line cut short, a
+    # hole, and events.old overlapping events.log (the power went as the file was started
+    # anew): read the same
+    with open(flash + "/events.old", "wb") as f:
+        f.write(b'aaaa\n1 "old":1}\n2 "old":2}\n3 "old":3}\n')
+    with open(flash + "/events.log", "wb") as f:
+        f.write(b'aaaa\n2 "old":2}\n3 "x":3}\n4 "x":4}\n3 "new":3}\n4 "new":4}\n5 "new":5}\n6 "cu')
+    assert [b for _, b in kept(flash, "aaaa", 5)] == want
+    assert kept(flash, "aaaa", 6) == []  # 6 never came whole: nothing ends at 6
+    with open(flash + "/events.log", "ab") as f:
+        f.write(b'\n8 "after a hole":8}\n9 "n":9}\n')
+    assert kept(flash, "aaaa", 9) == [(8, b'"after a hole":8}'), (9, b'"n":9}')]
 
 
 def test_a_command_sent_again_is_done_once_across_a_reset():
