@@ -7,7 +7,9 @@ process is killed with SIGKILL (kill -9: no clean-up, a save may be cut in the m
 started again on the same simulated flash (--state) and the same physical table (--world,
 written by the simulator before the firmware sees each hand action: pawns, cards on the
 reader and balls in goals stand as they stood). The pty is held open by the harness across
-the kills, as a USB-serial bridge stays when the board under it resets.
+the kills, as a USB-serial bridge stays when the board under it resets. In every other
+game the host is started late, after the board was killed once or more with nobody
+listening: it must still get every event from the first (EARLY below).
 
 Each game is also played once without kills; its log is the reference. For every killed run
 the harness counts: games stuck (the script ended and the game did not), plays (moves,
@@ -49,13 +51,20 @@ GAMES = ("tock", "pocha", "holdem", "weykick")
 RUN_TIMEOUT_S = 600.0  # a run longer than this is stuck (a whole Tock game takes ~40 s)
 # A killed run's table time goes at most SPEED times real time: the host's own timing (it
 # asks again 0.25 s, 0.5 s, then every second after a hole) is real time, and a board that
-# restarts keeps its last 32 events. Unpaced, the simulator can emit hundreds of events in
-# the 0.25 s before the host asks, and resets come 0.1 s apart: no table does that.
+# restarts keeps what its ring held (256 events, 16 KB). Unpaced, the simulator can emit
+# hundreds of events in the 0.25 s before the host asks, and resets come 0.1 s apart: no
+# table does that.
 SPEED = 25
 # And a board that was reset takes this long to start again (an ESP32 boots in a second or
 # two): the host meanwhile reads what the killed board wrote and asks for what it misses.
 BOOT_S = 0.5
 FLASH_MS = 3  # a save takes this long to land (the simulator's slow flash): kills cut some
+# In every other killed run the host (`plateau log`) is started late: the board plays on with
+# no host listening and is killed (once or more) between its EARLY/2th and EARLY th script
+# lines, and once it is back the host asks for everything from the first event: tens of
+# events, all still in the ring (256 events, 16 KB). A board that restarted must resend every
+# event it had saved, as it would have without the reset.
+EARLY = 60  # lines: at most about 80 events, 8 KB (Hold'em, the wordiest)
 RESYNC_S = 10.0  # the longest the harness waits for the host to catch up after a restart
 
 # What each game's events must agree on, killed or not: the plays and their outcome
@@ -275,8 +284,12 @@ class Board:
         self.speed = speed  # table time at most this many times real time (0: as fast as it can)
         self.proc: subprocess.Popen | None = None
 
-    def start(self) -> None:
+    def start(self, wait_host: bool = False) -> None:
+        """Power the board up; `wait_host`: hands act once a host has said hello (table time
+        stands still until then), so what a host that comes late gets is not a matter of
+        how fast this machine starts one."""
         paced = ["--speed", str(self.speed), "--flash-ms", str(FLASH_MS)] if self.speed else []
+        paced += ["--wait-host"] if wait_host else []
         cmd = command(
             self.script, "--state", str(self.flash), "--world", str(self.world), "--linger", *paced
         )
@@ -343,17 +356,26 @@ def logged(log: Path, boot: str | None, seq: int) -> bool:
     return False
 
 
-def run(text: str, kills: list[tuple[int, float]], game: str, work: Path, mpy: Path = BUILD) -> Run:
+def run(
+    text: str,
+    kills: list[tuple[int, float]],
+    game: str,
+    work: Path,
+    mpy: Path = BUILD,
+    host_after: int = 0,
+) -> Run:
+    """One run of the script, killed at `kills`; `host_after` kills happen before the host
+    is started (a logger started late: it asks for everything since the first event)."""
     work.mkdir(parents=True, exist_ok=True)
     path = work / "game.table"
     path.write_text(text)
     board = Board(path, work, mpy, SPEED if kills else 0)
     log = work / "log.jsonl"
     result = Run()
-    host = logger(board, work)
+    host = None if host_after else logger(board, work)
     deadline = time.monotonic() + RUN_TIMEOUT_S
     try:
-        board.start()
+        board.start(wait_host=host is not None)
         assert board.proc is not None
         for line, delay in kills:
             while board.line() < line and board.proc.poll() is None:
@@ -376,7 +398,14 @@ def run(text: str, kills: list[tuple[int, float]], game: str, work: Path, mpy: P
                 result.landed[k] = result.landed.get(k, 0) + 1
             kept = last_number(board.flash)  # what the board will take up
             time.sleep(BOOT_S)
-            board.start()
+            if host is None and result.kills >= host_after:
+                board.start(wait_host=True)  # the host comes now: the board waits for it
+                host = logger(board, work)
+                result.landed["before the host came"] = host_after
+            else:
+                board.start()
+            if host is None:
+                continue  # nobody to catch up yet
             # the next reset comes once the host has what the board had when it went down
             # (resets are seconds apart at a table; the host asks again in real time)
             t0 = time.monotonic()
@@ -387,6 +416,8 @@ def run(text: str, kills: list[tuple[int, float]], game: str, work: Path, mpy: P
             if took >= RESYNC_S:
                 result.resync_late += 1
                 result.late.append(f"the host lacked {kept} {took:.0f} s after a restart")
+        if host is None:  # the script ended before the kills the host was to come after
+            host = logger(board, work)
         # the script played to its end (the board stays on, as a board does: --linger)
         last = places(game, text)["any"][-1]
         while board.line() < last and board.proc.poll() is None:
@@ -402,11 +433,12 @@ def run(text: str, kills: list[tuple[int, float]], game: str, work: Path, mpy: P
                 break
             time.sleep(0.1)
     finally:
-        host.send_signal(signal.SIGTERM)  # plateau log ends as on Ctrl-C
-        try:
-            host.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            host.kill()
+        if host is not None:
+            host.send_signal(signal.SIGTERM)  # plateau log ends as on Ctrl-C
+            try:
+                host.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                host.kill()
         board.close()
     result.stderr = board.errors.read_text(errors="replace") if board.errors.exists() else ""
     result.events = [ev for _, ev, *_ in read_log(log) if ev is not None] if log.exists() else []
@@ -504,7 +536,13 @@ def harness(
                     f"{game} seed {gseed}: the reference run failed: {ref.stderr[-300:]}"
                 )
             points = choose(game, text, n, rng)
-            got = run(text, points, game, base / f"{game}-{k}", mpy)
+            host_after = 0
+            if (tally.games + seed) % 2 == 0:  # the logger started late: the first kills before it
+                lines = places(game, text)["any"][EARLY // 2 : EARLY]
+                early = (rng.choice(lines), rng.choice((0, 0.001)))
+                points = sorted(points + [early])
+                host_after = points.index(early) + 1
+            got = run(text, points, game, base / f"{game}-{k}", mpy, host_after)
             tally.games += 1
             tally.kills += got.kills
             tally.cut_saves += got.cut_saves

@@ -1,7 +1,8 @@
 """The reset harness (issue 15), its short form: whole games of the four games, the simulated
 board killed with SIGKILL at seeded points (in a Jack swap, a 7, with the pile holding the
 deck's last card, in a tie-break, a Hold'em hand, a ball in a goal...) and restarted on the
-same flash and the same physical table, a host logging throughout. `make resets` (or
+same flash and the same physical table, a host logging them (in two of the four games it is
+started late, after the first kills: it must still get every event). `make resets` (or
 `plateau resets`) runs the long form: 240 kills over 24 whole games."""
 
 import os
