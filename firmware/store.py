@@ -159,6 +159,13 @@ class Store:
         up to `seq` (the newest that it can hold, without holes, ending at `seq`; else it
         is left empty, numbering on after `seq`). The first keep() after it writes
         events.log anew with them: the files then never hold a number twice."""
+        ring.clear(seq)
+        try:
+            self._refill(ring, boot, seq)
+        except (ValueError, MemoryError):  # a file damaged beyond a cut line: nothing resent
+            ring.clear(seq)
+
+    def _refill(self, ring, boot, seq):
         # First the lengths, to start from the oldest event of the newest that fit: added
         # one by one from that one, they all stay (a ring filled from an earlier one would
         # have dropped some to wrap around: the ring would hold less than before the reset).
@@ -171,27 +178,27 @@ class Store:
             if hi < lo or s != hi + 1:
                 lo = s  # a hole: the run starts again
             hi = s
-            lens[s % slots] = len(body)
-        ring.clear(seq)
-        if hi == seq and lo <= hi:
-            start, total = seq + 1, 0
-            while start > lo and seq - start + 1 < slots:
-                total += lens[(start - 1) % slots]
-                if total > nbytes:
-                    break
-                start -= 1
-            # Then the same lines again, the events from `start` on into the ring.
-            ring.clear(start - 1)
-            for s, body in self._lines_of(boot, seq):
-                if s <= ring.last:
-                    ring.truncate(s - 1)
-                if s < start:
-                    continue
-                if s != ring.last + 1:
-                    ring.clear(s - 1)
-                ring.add(s, body)
-            if ring.last != seq:
-                ring.clear(seq)
+            lens[s % slots] = min(len(body), nbytes + 1)
+        if hi != seq or hi < lo:
+            return  # the events do not reach the number saved: none can be resent
+        start, total = seq + 1, 0
+        while start > lo and seq - start + 1 < slots:
+            total += lens[(start - 1) % slots]
+            if total > nbytes:
+                break
+            start -= 1
+        # Then the same lines again, the events from `start` on into the ring.
+        ring.clear(start - 1)
+        for s, body in self._lines_of(boot, seq):
+            if s <= ring.last:
+                ring.truncate(s - 1)
+            if s < start:
+                continue
+            if s != ring.last + 1:
+                ring.clear(s - 1)
+            ring.add(s, body)
+        if ring.last != seq:
+            ring.clear(seq)
 
     def _lines_of(self, boot, seq):
         """(seq, payload) of each whole line of `boot` numbered up to `seq` in events.old,

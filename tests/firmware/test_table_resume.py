@@ -211,6 +211,32 @@ def test_numbers_given_again_after_a_cut_between_the_two_writes():
     assert kept(flash, "aaaa", 9) == [(8, b'"after a hole":8}'), (9, b'"n":9}')]
 
 
+def test_damaged_event_files_are_not_believed_and_the_board_starts():
+    # seeded garbage in events.log (and a line longer than the heap): the board starts,
+    # numbers on after the saved number, and resends only whole lines of its own boot
+    flash = scratch("resume")
+    t, w = board(flash)
+    for n in range(20):
+        t.link.emit({"type": "note", "n": n})
+        t.step()
+    r = Rand(15)
+    for case in range(6):
+        with open(flash + "/events.log", "ab") as f:
+            if case == 5:
+                f.write(b"21 ")
+                for _ in range(150):  # 150 KB and no newline: more than the chip's heap
+                    f.write(b"x" * 1000)
+            else:
+                f.write(bytes(r.below(256) for _ in range(r.below(300))))
+        t, w = board(flash)
+        ring = t.link.ring
+        assert t.link.seq == ring.last == 20 + case, case
+        for s in range(ring.first, ring.last + 1):
+            json.loads(b"{" + bytes(ring.get(s)))  # only whole events of this boot
+        t.link.emit({"type": "after", "case": case})
+        t.step()  # events.log written anew: the garbage is gone
+
+
 def test_a_command_sent_again_is_done_once_across_a_reset():
     flash = scratch("resume")
     t, w = board(flash, "pocha", {"players": 3})
