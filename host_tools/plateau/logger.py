@@ -124,21 +124,32 @@ class Repeats:
 
 
 def last_event(path: str | os.PathLike) -> tuple[str | None, int, list[str]]:
-    """(boot, seq) of the last numbered event in a log, or (None, 0), and the boots before
-    it: where a restarted logger takes up (the board resends only what it missed, and late
-    frames of the earlier boots are not taken)."""
-    boot, seq = None, 0
-    boots: dict[str, None] = {}
+    """Where a restarted logger takes up: the boot the log heard last and its last numbered
+    event (0 when it has only that boot's hello and snapshot: a new or erased board), and the
+    boots before it (the board resends only what was missed, and late frames of the earlier
+    boots are not taken). The last boot is the last one any line names, numbered or not:
+    taking the last numbered event's boot instead would end the board that is talking."""
+    boot: str | None = None
+    last: dict[str, int] = {}  # boot -> its last number, in the order the log last names them
     if not Path(path).exists():
-        return boot, seq, []
+        return boot, 0, []
     for _, ev, _ in read_log(path):
-        if ev is not None and ev.get("boot") is not None:
-            if "seq" in ev:
-                boot, seq = ev["boot"], ev["seq"]
-            elif ev["type"] == "gap":
-                boot, seq = ev["boot"], ev["to"]
-            boots[ev["boot"]] = None
-    return boot, seq, [b for b in boots if b != boot][-BOOTS_KEPT:]
+        if ev is None or not isinstance(ev.get("boot"), str):
+            continue
+        boot = ev["boot"]
+        seq = ev["to"] if ev["type"] == "gap" else ev.get("seq")
+        last[boot] = max(last.pop(boot, 0), seq if isinstance(seq, int) else 0)
+    seq = last.pop(boot, 0) if boot is not None else 0
+    return boot, seq, list(last)[-BOOTS_KEPT:]
+
+
+def take_up(rx: Any, path: str | os.PathLike) -> None:
+    """A restarted logger's receiver (hostlink.Receiver) takes up where the log `path` ends:
+    it asks only for what it missed, and takes no late frame of a boot that ended before."""
+    boot, seq, earlier = last_event(path)
+    rx.boot, rx.seq, rx.board_at = boot, seq, seq
+    for old in earlier:
+        rx.retired[old] = 0
 
 
 def _scalar(v: Any) -> str | int | None:

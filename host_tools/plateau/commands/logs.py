@@ -52,7 +52,7 @@ def cmd_log(args: argparse.Namespace) -> int:
     import signal
 
     from plateau.hostlink import HostLink, follow
-    from plateau.logger import LogError, Logger, last_event
+    from plateau.logger import LogError, Logger, take_up
     from plateau.ports import resolve
     from plateau.view import View
 
@@ -67,11 +67,7 @@ def cmd_log(args: argparse.Namespace) -> int:
         log = Logger(args.log, args.db)
     except (LogError, OSError, sqlite3.Error) as e:
         raise PlateauError(str(e)) from None
-    # a restarted logger asks only for what it missed, and takes no late frame of a boot
-    # that ended before
-    link.boot, link.seq, earlier = last_event(args.log)
-    for boot in earlier:
-        link.rx.retired[boot] = 0
+    take_up(link.rx, args.log)
     view = View(args.json, board=args.board, heartbeats=args.heartbeats)
     tell = (lambda m: print(m, file=sys.stderr)) if args.json else print
     tell(f"logging {port} to {args.log} (index {args.db}); Ctrl-C to stop")
