@@ -29,8 +29,12 @@ def enrol(port: str, cards: list[str], write: str | None, baud: int, timeout: fl
     if write and Path(write).exists():
         try:
             registry = dict(json.loads(Path(write).read_text())["tags"])
+        except OSError as e:  # a folder, a file it may not read
+            raise UsageError(f"cannot read {write}: {e.strerror}") from None
         except (ValueError, KeyError, TypeError) as e:
             raise UsageError(f"{write} is not a tag registry: {e}") from None
+    if write and not Path(write).resolve().parent.is_dir():  # found out now, not after a tag
+        raise UsageError(f"cannot write {write}: no folder {Path(write).parent}")
     link = HostLink(port, baud)
     try:
         link.open()

@@ -44,6 +44,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from plateau.build import BUILD, build
+from plateau.commands import SEED, whole
 from plateau.logger import read_log
 from plateau.sim import command
 
@@ -571,9 +572,13 @@ def report(t: Tally) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="plateau resets", description=__doc__.split("\n\n")[0])
-    p.add_argument("--kills", type=int, default=240, help="kills in all (default 240)")
-    p.add_argument("--per-game", type=int, default=10, help="kills in one game (default 10)")
-    p.add_argument("--seed", type=int, default=1)
+    p.add_argument(
+        "--kills", type=whole(1, 1_000_000), default=240, help="kills in all (default 240)"
+    )
+    p.add_argument(
+        "--per-game", type=whole(1, 10_000), default=10, help="kills in one game (default 10)"
+    )
+    p.add_argument("--seed", type=SEED, default=1)
     p.add_argument("--games", default=",".join(GAMES), help="which games (default: all four)")
     p.add_argument("--short", action="store_true", help="shorter games (what make test runs)")
     p.add_argument("--keep", help="keep each run's flash, world and log in this folder")

@@ -37,7 +37,10 @@ def _seats(d: dict) -> str:
 
 
 def _seat_key(seat) -> tuple:
-    return (0, int(seat), "") if str(seat).isdigit() else (1, 0, str(seat))
+    text = str(seat)
+    if text.isascii() and text.isdigit() and len(text) < 19:  # "²".isdigit(), int() refuses
+        return (0, int(text), "")
+    return (1, 0, text)
 
 
 def _score(sc: dict) -> str:

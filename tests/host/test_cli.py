@@ -134,3 +134,120 @@ def test_make_bench_leaves_the_committed_results_alone():
     assert "tests/bench/results.txt" not in recipe.replace("#", "\n#").split("\n#")[0]
     bench = (ROOT / "tests" / "bench" / "run.py").read_text()
     assert 'OUT = ROOT / "build" / "bench"' in bench and 'results.txt").write' not in bench
+
+
+def _numbers(p):
+    """(command, option, its type) for every option that takes a number, resets' included."""
+    from plateau import resets
+
+    parsers = list(every_parser(p))
+    try:  # resets builds its own parser in main(): catch it on the way
+        real = argparse.ArgumentParser.parse_args
+
+        def grab(self, *a, **k):
+            parsers.append((("plateau", "resets"), self))
+            raise SystemExit(0)
+
+        argparse.ArgumentParser.parse_args = grab
+        with pytest.raises(SystemExit):
+            resets.main([])
+    finally:
+        argparse.ArgumentParser.parse_args = real
+    for path, sp in parsers:
+        for a in sp._actions:
+            if a.type is not None and a.option_strings:
+                yield " ".join(path), a.option_strings[-1], a.type
+
+
+def test_every_number_option_is_bounded_and_refuses_what_is_out_of_range():
+    """Finding: `--baud -1` gave a ValueError, `--baud 99999999999` an OverflowError, from
+    deep inside pyserial. Every number option of every command takes a Bounded type: seeded
+    junk and the values around its bounds either parse inside the range or are an option
+    error, never a traceback."""
+    import random
+
+    from plateau.commands import Bounded
+
+    rng = random.Random(10)
+    found = list(_numbers(parser()))
+    bare = [(c, o) for c, o, t in found if t in (int, float)]
+    assert not bare, f"number options without bounds: {bare}"
+    bounded = [(c, o, t) for c, o, t in found if isinstance(t, Bounded)]
+    assert {("plateau log", "--baud"), ("plateau send", "--timeout")} <= {
+        (c, o) for c, o, _ in bounded
+    }
+    for cmd, opt, t in bounded:
+        tries = ["-1", "nan", "inf", "-inf", "1e400", "9" * 30, "", "x", "１２", "0x10"]
+        tries += [str(t.low), str(t.high), str(t.low - 1), str(t.high + 1)]
+        tries += [str(rng.randint(-(10**12), 10**12)) for _ in range(5)]
+        tries += [repr(rng.uniform(-1e6, 1e6)) for _ in range(5)]
+        for text in tries:
+            try:
+                v = t(text)
+            except argparse.ArgumentTypeError as e:
+                assert "expected" in str(e), (cmd, opt, text)
+                continue
+            assert t.low <= v <= t.high and isinstance(v, t.kind), (cmd, opt, text, v)
+
+
+def test_an_out_of_range_number_is_an_option_error_from_the_command_line():
+    for args in (
+        ["log", "--baud", "-1"],
+        ["log", "--baud", "99999999999"],
+        ["send", "--timeout", "nan", "x"],
+    ):
+        r = plateau(*args)
+        assert r.returncode == USAGE and "Traceback" not in r.stderr, r.stderr
+        assert "expected" in r.stderr.splitlines()[-1]
+
+
+def test_games_show_takes_any_number_a_person_types(tmp_path):
+    """Finding: `games show 99999999999999999999` ended in an OverflowError."""
+    import sqlite3
+
+    db = tmp_path / "g.db"
+    sqlite3.connect(db).executescript(
+        "create table games (id integer primary key, log, game, rules, players, moves,"
+        " winner, first_line, last_line)"
+    )
+    for n, code in (
+        ("99999999999999999999", 1),
+        ("0", 1),
+        ("²", USAGE),
+        ("-1", USAGE),
+        ("9" * 5000, 1),
+    ):
+        r = plateau("games", "--db", str(db), "show", n)
+        assert r.returncode == code and "Traceback" not in r.stderr, (n, r.stderr)
+
+
+def test_every_file_option_refuses_a_folder_with_one_line(tmp_path):
+    """Findings: `enrol --write /tmp` gave IsADirectoryError; `index .` blamed the index.
+    Every option or argument naming a file to read or write takes in_file/out_file: a
+    folder is an option error (exit 2) naming it."""
+    from plateau.commands import in_file, out_file
+
+    files = {"log", "db", "write", "output", "script", "json"}
+    typed = []
+    for path, sp in every_parser(parser()):
+        for a in sp._actions:
+            if a.dest in files and a.type not in (None, in_file, out_file):
+                continue
+            if a.dest in files and not (a.dest == "json" and a.type is None):
+                typed.append((" ".join(path), a.dest, a.type))
+    untyped = [
+        (c, d) for c, d, t in typed if t is None and c not in ("plateau bridge", "plateau serve")
+    ]
+    assert not untyped, f"file options that take a folder: {untyped}"
+    for args in (
+        ["enrol", "--port", "/dev/null", "--write", str(tmp_path), "AH"],
+        ["index", str(tmp_path)],
+        ["replay", str(tmp_path)],
+        ["games", "--db", str(tmp_path)],
+        ["log", "--port", "/dev/null", "--log", str(tmp_path)],
+        ["sim", "--log", str(tmp_path), str(tmp_path)],
+        ["gen", "-o", str(tmp_path)],
+    ):
+        r = plateau(*args)
+        assert r.returncode == USAGE and "Traceback" not in r.stderr, (args, r.stderr)
+        assert "is a folder" in r.stderr.splitlines()[-1], (args, r.stderr)

@@ -6,6 +6,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from plateau.commands import in_file, out_file, whole
+
 
 def cmd_bridge(args: argparse.Namespace) -> int:
     import signal
@@ -168,7 +170,9 @@ def add_mqtt(sub, common=None) -> None:
 
 def add_bridge(sub, common=None) -> None:
     b = sub.add_parser("bridge", help="publish a table's log to an MQTT broker (the club)")
-    b.add_argument("log", help="the table's JSON-lines log (plateau log / plateau sim --log)")
+    b.add_argument(
+        "log", type=in_file, help="the table's JSON-lines log (plateau log / plateau sim --log)"
+    )
     b.add_argument("--table", required=True, help="the table's name: letters, digits, - or _")
     b.add_argument("--mqtt", required=True, metavar="HOST:PORT", help="the broker")
     b.add_argument("--user", help="broker user (default: the table's name)")
@@ -183,7 +187,9 @@ def add_broker(sub, common=None) -> None:
     cb = sub.add_parser("club-broker", help="write a club's Mosquitto setup (passwords, ACL)")
     cb.add_argument("dir", help="folder for mosquitto.conf, passwd, acl, the passwords")
     cb.add_argument("--tables", nargs="+", required=True, help="the tables' names")
-    cb.add_argument("--port", type=int, default=1883, help="the broker's port (default 1883)")
+    cb.add_argument(
+        "--port", type=whole(1, 65535), default=1883, help="the broker's port (default 1883)"
+    )
     cb.add_argument("--host", default="127.0.0.1", help="address to listen on (the club's LAN)")
     cb.set_defaults(func=cmd_broker)
 
@@ -192,13 +198,17 @@ def add_serve(sub, common=None) -> None:
     s = sub.add_parser("serve", help="the club's scoreboard in the browser")
     src = s.add_mutually_exclusive_group()
     src.add_argument("--mqtt", metavar="HOST:PORT", help="every table a broker carries")
-    src.add_argument("--log", help="or one table from its log on this machine (no broker)")
+    src.add_argument(
+        "--log", type=in_file, help="or one table from its log on this machine (no broker)"
+    )
     s.add_argument("--table", default="table", help="the table's name with --log")
-    s.add_argument("--db", help="SQLite file for players and results (the log's index will do)")
+    s.add_argument(
+        "--db", type=out_file, help="SQLite file for players and results (the log's index will do)"
+    )
     s.add_argument(
         "--host", default="127.0.0.1", help="address to listen on (default: this machine only)"
     )
-    s.add_argument("--port", type=int, default=8080, help="0: any free port")
+    s.add_argument("--port", type=whole(0, 65535), default=8080, help="0: any free port")
     s.add_argument(
         "--token-file", help="the operator's token (else PLATEAU_TOKEN, else made and printed)"
     )
@@ -217,7 +227,9 @@ def add_serve(sub, common=None) -> None:
 
 def add_players(sub, common=None) -> None:
     p = sub.add_parser("players", help="name a table's seats for the league")
-    p.add_argument("--db", required=True, help="the SQLite file plateau serve --db uses")
+    p.add_argument(
+        "--db", type=out_file, required=True, help="the SQLite file plateau serve --db uses"
+    )
     p.add_argument("--table", required=True, help="the table's name")
     p.add_argument(
         "seats", nargs="*", help="SEAT=NAME, e.g. R=Alice B=Bob (empty name: free the seat)"
@@ -229,6 +241,8 @@ def add_league(sub, common=None) -> None:
     from plateau.club.league import GAMES
 
     lg = sub.add_parser("league", help="a game's ratings from the recorded results")
-    lg.add_argument("--db", required=True, help="the SQLite file plateau serve --db uses")
+    lg.add_argument(
+        "--db", type=out_file, required=True, help="the SQLite file plateau serve --db uses"
+    )
     lg.add_argument("--game", default="tock", choices=GAMES, help="the game kind (default tock)")
     lg.set_defaults(func=cmd_league)

@@ -7,6 +7,61 @@ and sets its handler, a function of the parsed arguments that returns the exit c
 from __future__ import annotations
 
 import argparse
+import math
+from pathlib import Path
+
+
+class Bounded:
+    """An argparse `type` for a number option: int or float, from `low` to `high`, finite.
+    Every number option takes one, so `--baud -1`, `--timeout nan` or a seed of twenty
+    digits is an option error (exit 2) naming the range, never a traceback from deep down."""
+
+    def __init__(self, kind: type, low: float, high: float, what: str = ""):
+        self.kind, self.low, self.high = kind, low, high
+        self.what = what or ("a whole number" if kind is int else "a number")
+        self.__name__ = self.what  # argparse names the type in its "invalid ..." message
+
+    def __call__(self, text: str) -> int | float:
+        try:
+            value = self.kind(text)
+        except (ValueError, OverflowError):
+            value = None
+        if value is None or not math.isfinite(value) or not self.low <= value <= self.high:
+            raise argparse.ArgumentTypeError(
+                f"{text!r}: {self.what} from {self._say(self.low)} to {self._say(self.high)}"
+                " expected"
+            )
+        return value
+
+    def _say(self, bound: float) -> str:
+        return str(int(bound)) if self.kind is int else f"{bound:g}"
+
+
+def whole(low: int, high: int) -> Bounded:
+    return Bounded(int, low, high)
+
+
+def seconds(low: float = 0.0, high: float = 7 * 86400.0) -> Bounded:
+    return Bounded(float, low, high, "a number of seconds")
+
+
+BAUD = Bounded(int, 50, 10_000_000, "a speed in bits/s")
+SEED = whole(0, 2**63 - 1)
+
+
+def out_file(text: str) -> str:
+    """An argparse `type` for a file an option writes: not a folder (relative paths are
+    from the current folder, as every path option's)."""
+    if Path(text).is_dir():
+        raise argparse.ArgumentTypeError(f"{text} is a folder; a file name is wanted")
+    return text
+
+
+def in_file(text: str) -> str:
+    """An argparse `type` for a file an option or argument reads: not a folder."""
+    if Path(text).is_dir():
+        raise argparse.ArgumentTypeError(f"{text} is a folder; a file is wanted")
+    return text
 
 
 class Common:
@@ -23,7 +78,7 @@ class Common:
         )
         self.port.add_argument(
             "--baud",
-            type=int,
+            type=BAUD,
             default=115200,
             help="its speed in bits/s (default 115200; a USB-CDC board ignores it)",
         )
@@ -46,5 +101,8 @@ class Common:
         )
         self.logfiles = argparse.ArgumentParser(add_help=False)
         self.logfiles.add_argument(
-            "--db", default="plateau-games.sqlite", help="the SQLite index of the log's games"
+            "--db",
+            type=out_file,
+            default="plateau-games.sqlite",
+            help="the SQLite index of the log's games",
         )

@@ -7,6 +7,7 @@ import argparse
 import json
 
 from plateau import HARDWARE
+from plateau.commands import out_file, seconds
 from plateau.errors import NoBoard, UsageError
 from plateau.view import say
 
@@ -45,7 +46,10 @@ def add_send(sub, common) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     sd.add_argument(
-        "--timeout", type=float, default=3.0, help="seconds to wait for the answer (default 3)"
+        "--timeout",
+        type=seconds(0.1),
+        default=3.0,
+        help="seconds to wait for the answer (default 3)",
     )
     sd.add_argument("words", nargs="+", help="the command, e.g.: new tock players=2 rules=classic")
     sd.set_defaults(func=cmd_send)
@@ -65,8 +69,8 @@ def add_calibrate(sub, common) -> None:
         help="a pawn on each square in turn: check the sensor map",
     )
     cb.add_argument("--squares", help="comma-separated squares (default: every sensor)")
-    cb.add_argument("--write", help="write the sensor map found to this file")
-    cb.add_argument("--timeout", type=float, default=60.0, help="seconds to wait per square")
+    cb.add_argument("--write", type=out_file, help="write the sensor map found to this file")
+    cb.add_argument("--timeout", type=seconds(0.1), default=60.0, help="seconds to wait per square")
     cb.set_defaults(func=cmd_calibrate)
 
 
@@ -164,12 +168,16 @@ def add_enrol(sub, common) -> None:
     en.add_argument("--deck", choices=sorted(DECKS), help="every card of this deck in turn")
     en.add_argument(
         "--write",
+        type=out_file,
         default="enrolled-tags.json",
         help="the registry file, {uid: card} as in hardware/tags.json (default "
         "enrolled-tags.json; added to when it exists)",
     )
     en.add_argument(
-        "--timeout", type=float, default=60.0, help="seconds to wait for each tag (default 60)"
+        "--timeout",
+        type=seconds(0.1),
+        default=60.0,
+        help="seconds to wait for each tag (default 60)",
     )
     en.set_defaults(func=cmd_enrol)
 

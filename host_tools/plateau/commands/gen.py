@@ -7,9 +7,11 @@ import argparse
 import sys
 from pathlib import Path
 
+from plateau.commands import SEED, Bounded, out_file, whole
 from plateau.errors import UsageError
 
 GAMES = ("tock", "pocha", "holdem", "weykick")
+SHARE = Bounded(float, 0.0, 1.0, "a share")
 
 
 def add_gen(sub, common) -> None:
@@ -18,11 +20,11 @@ def add_gen(sub, common) -> None:
     # by the same checker as the board's (a bad value: one line naming it, exit 2)
     g.add_argument("--game", default="tock", help="tock (default), pocha, holdem or weykick")
     g.add_argument("--rules", help="Tock's ruleset: classic (default), king-exit, toc-fr")
-    g.add_argument("--deck", type=int, default=40, help="Pocha's deck: 40 or 48")
+    g.add_argument("--deck", type=whole(1, 100), default=40, help="Pocha's deck: 40 or 48")
     g.add_argument("--schedule", default="default", help="Pocha: default, short or full")
     g.add_argument(
         "--players",
-        type=int,
+        type=whole(1, 100),
         default=None,
         help="Tock: 2-4 (4); Pocha: 3, 4, 5, 6 or 8 (4); Hold'em: seats 2-10 (3)",
     )
@@ -33,17 +35,17 @@ def add_gen(sub, common) -> None:
         "--structure", default="no-limit", help="Hold'em: no-limit, pot-limit, fixed-limit"
     )
     g.add_argument("--draw", action="store_true", help="Pocha: the first dealer drawn at the table")
-    g.add_argument("--seed", type=int, default=0, help="the same seed writes the same game")
-    g.add_argument("--noise", type=float, default=0.02, help="chance of a sensor glitch per action")
-    g.add_argument("--pace", type=int, default=150, help="ms between hand actions")
+    g.add_argument("--seed", type=SEED, default=0, help="the same seed writes the same game")
+    g.add_argument("--noise", type=SHARE, default=0.02, help="chance of a sensor glitch per action")
+    g.add_argument("--pace", type=whole(0, 60_000), default=150, help="ms between hand actions")
     g.add_argument(
         "--mess",
-        type=float,
+        type=SHARE,
         default=0.0,
         help="Weykick: share of goals (0-1) followed by a table incident that is no goal"
         " (docs/weykick.md); the script is then timed to the ms",
     )
-    g.add_argument("-o", "--output", help="file to write (default: stdout)")
+    g.add_argument("-o", "--output", type=out_file, help="file to write (default: stdout)")
     g.set_defaults(func=cmd_gen)
 
 
@@ -55,8 +57,6 @@ def cmd_gen(args: argparse.Namespace) -> int:
         raise UsageError(f"--game {args.game}: one of {', '.join(GAMES)}")
     if args.rules is not None and args.game != "tock":
         raise UsageError(f"--rules is Tock's; {args.game} has none")
-    if not 0 <= args.mess <= 1:
-        raise UsageError(f"--mess is a share of goals, 0 to 1, not {args.mess}")
     rules = args.rules or "classic"
     players = args.players if args.players is not None else (3 if args.game == "holdem" else 4)
     given = {

@@ -9,6 +9,7 @@ import sqlite3
 import sys
 from pathlib import Path
 
+from plateau.commands import in_file, out_file, seconds
 from plateau.errors import NoBoard, PlateauError, UsageError
 from plateau.hostlink import LinkError
 from plateau.view import say, say_board
@@ -22,10 +23,12 @@ def add_log(sub, common) -> None:
         parents=[common.port, common.json, common.view, common.logfiles],
         help="log a table: live view, JSON lines, SQLite index",
     )
-    lg.add_argument("--log", default="plateau-log.jsonl", help="JSON-lines file (appended)")
+    lg.add_argument(
+        "--log", type=out_file, default="plateau-log.jsonl", help="JSON-lines file (appended)"
+    )
     lg.add_argument(
         "--give-up",
-        type=float,
+        type=seconds(),
         default=None,
         help="stop after this many seconds without a link (default: never)",
     )
@@ -34,7 +37,7 @@ def add_log(sub, common) -> None:
 
 def add_replay(sub, common) -> None:
     rp = sub.add_parser("replay", help="re-check a logged game with the rules")
-    rp.add_argument("log", help=LOG_HELP)
+    rp.add_argument("log", type=in_file, help=LOG_HELP)
     rp.add_argument("--json", action="store_true", help="print only the final position")
     rp.set_defaults(func=cmd_replay)
 
@@ -43,7 +46,7 @@ def add_index(sub, common) -> None:
     ix = sub.add_parser(
         "index", parents=[common.logfiles], help="the games of a log, from its SQLite index"
     )
-    ix.add_argument("log", help=LOG_HELP)
+    ix.add_argument("log", type=in_file, help=LOG_HELP)
     ix.add_argument("--rebuild", action="store_true", help="index the log again from its start")
     ix.set_defaults(func=cmd_index)
 
@@ -187,7 +190,9 @@ def cmd_index(args: argparse.Namespace) -> int:
         rows = index.games()
         unindexed = index.unindexed
         index.close()
-    except (OSError, sqlite3.Error) as e:
+    except OSError as e:  # the log's or the index's: the one it is
+        raise PlateauError(f"{e.filename or args.db}: {e.strerror or e}") from None
+    except sqlite3.Error as e:
         raise PlateauError(f"{args.db}: {e}") from None
     for gid, game, rules, players, moves, winner, first, last in rows:
         say(
@@ -225,14 +230,14 @@ GAME_COLUMNS = "id, log, game, rules, players, moves, winner, first_line, last_l
 def cmd_games(args: argparse.Namespace) -> int:
     if not Path(args.db).exists():
         raise UsageError(f"no index {args.db} (plateau log and plateau sim --log --db write one)")
-    if args.what and (args.what[0] != "show" or len(args.what) != 2 or not args.what[1].isdigit()):
-        raise UsageError("plateau games [show N]")
+    if args.what and (args.what[0] != "show" or len(args.what) != 2 or _id(args.what[1]) is None):
+        raise UsageError("plateau games [show N]: N a game's number, as the list gives it")
     try:
         db = sqlite3.connect(f"file:{args.db}?mode=ro", uri=True)
         try:
             if args.what:
                 rows = db.execute(
-                    f"select {GAME_COLUMNS} from games where id = ?", (int(args.what[1]),)
+                    f"select {GAME_COLUMNS} from games where id = ?", (_id(args.what[1]),)
                 ).fetchall()
                 if not rows:
                     raise PlateauError(f"no game {args.what[1]} in {args.db}")
@@ -246,6 +251,14 @@ def cmd_games(args: argparse.Namespace) -> int:
         say(_game_line(row))
     print(f"{len(rows)} games in {args.db}" + ("; plateau games show N for one" if rows else ""))
     return 0
+
+
+def _id(text: str) -> int | None:
+    """A game's number as typed (ASCII digits; one past SQLite's integers is no game: -1)."""
+    if not (text.isascii() and text.isdigit()):
+        return None
+    digits = text.lstrip("0") or "0"
+    return int(digits) if len(digits) < 19 else -1
 
 
 def _game_line(row: tuple) -> str:

@@ -9,6 +9,7 @@ import re
 import sys
 from pathlib import Path
 
+from plateau.commands import SEED, Bounded, in_file, out_file, seconds, whole
 from plateau.errors import UsageError
 from plateau.hostlink import DeadLink, HostLink, LinkError
 from plateau.sim import Firmware
@@ -26,6 +27,7 @@ def add_sim(sub, common) -> None:
     s.add_argument(
         "script",
         nargs="?",
+        type=in_file,
         help="table script (the format: docs/scripts.md); with --serve it may be left out",
     )
     s.add_argument(
@@ -36,8 +38,8 @@ def add_sim(sub, common) -> None:
         "script (or idle: a Tock table for 4) until Ctrl-C",
     )
     s.add_argument("--realtime", action="store_true", help="run at the speed of the script")
-    s.add_argument("--log", help="also write the events to this JSON-lines file")
-    s.add_argument("--db", help="and index its games in this SQLite file")
+    s.add_argument("--log", type=out_file, help="also write the events to this JSON-lines file")
+    s.add_argument("--db", type=out_file, help="and index its games in this SQLite file")
     s.add_argument("--quiet-board", action="store_true", help="no Tock board drawn after each move")
     s.add_argument(
         "--micropython",
@@ -55,7 +57,7 @@ def add_sim(sub, common) -> None:
 
 def add_demo(sub, common) -> None:
     d = sub.add_parser("demo", help="a simulated table, no hardware needed")
-    d.add_argument("--seed", type=int, default=1, help="which generated game to play")
+    d.add_argument("--seed", type=SEED, default=1, help="which generated game to play")
     d.set_defaults(func=cmd_demo)
 
 
@@ -193,15 +195,24 @@ def add_chaos(sub, common) -> None:
     ch = sub.add_parser(
         "chaos", help="whole simulated games through a hostile serial line; what reached the log"
     )
-    ch.add_argument("--games", type=int, default=1, help="games of each kind (default 1)")
-    ch.add_argument("--game", action="append", choices=GAMES, help="only this game (repeatable)")
-    ch.add_argument("--seed", type=int, default=0, help="first seed: games and faults follow it")
-    ch.add_argument("--jobs", type=int, default=2, help="games played at once")
-    ch.add_argument("--speed", type=float, help="table seconds per real second (default: per game)")
     ch.add_argument(
-        "--max-cut", type=float, default=MAX_CUT_S, help="longest cut or unplug, table seconds"
+        "--games", type=whole(1, 10_000), default=1, help="games of each kind (default 1)"
     )
-    ch.add_argument("--json", help="also write the totals to this file")
+    ch.add_argument("--game", action="append", choices=GAMES, help="only this game (repeatable)")
+    ch.add_argument("--seed", type=SEED, default=0, help="first seed: games and faults follow it")
+    ch.add_argument("--jobs", type=whole(1, 64), default=2, help="games played at once")
+    ch.add_argument(
+        "--speed",
+        type=Bounded(float, 0.01, 1000),
+        help="table seconds per real second (default: per game)",
+    )
+    ch.add_argument(
+        "--max-cut",
+        type=seconds(0, 3600),
+        default=MAX_CUT_S,
+        help="longest cut or unplug, table seconds",
+    )
+    ch.add_argument("--json", type=out_file, help="also write the totals to this file")
     ch.add_argument("--keep", help="keep each game's files (script, journal, log) in this folder")
     ch.set_defaults(func=cmd_chaos)
 
