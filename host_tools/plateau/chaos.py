@@ -376,7 +376,10 @@ class Truth:
 def play(spec: Spec, keep: Path | None = None) -> dict:
     """One game through the relay; the counts (see `compare`) and the recovery times."""
     rng = random.Random(spec.seed * 7919 + GAMES.index(spec.game))
-    work = Path(tempfile.mkdtemp(prefix=f"plateau-chaos-{spec.game}-{spec.seed}-", dir=keep))
+    where = keep.resolve() if keep else None  # the simulator runs in a folder of its own
+    if where:
+        where.mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(prefix=f"plateau-chaos-{spec.game}-{spec.seed}-", dir=where))
     table = work / "game.table"
     table.write_text(script(spec))
     args = ["--wait-host", "--speed", str(spec.speed), "--journal", str(work / "journal.jsonl")]

@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from plateau.build import BUILD, build
-from plateau.commands import SEED, whole
+from plateau.commands import SEED, out_folder, whole
 from plateau.logger import read_log
 from plateau.sim import command
 
@@ -517,7 +517,7 @@ def harness(
     build(only_changed=True)
     tally = Tally()
     rng = random.Random(seed)
-    base = Path(work) if work else Path(tempfile.mkdtemp(prefix="plateau-resets-"))
+    base = Path(work).resolve() if work else Path(tempfile.mkdtemp(prefix="plateau-resets-"))
     mpy = base / "mpy"  # a copy of its own: a rebuild meanwhile does not reach the runs
     shutil.copytree(BUILD, mpy, dirs_exist_ok=True)
     share = kills // len(games)
@@ -581,7 +581,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=SEED, default=1)
     p.add_argument("--games", default=",".join(GAMES), help="which games (default: all four)")
     p.add_argument("--short", action="store_true", help="shorter games (what make test runs)")
-    p.add_argument("--keep", help="keep each run's flash, world and log in this folder")
+    p.add_argument(
+        "--keep", type=out_folder, help="keep each run's flash, world and log in this folder"
+    )
     args = p.parse_args(argv)
     games = tuple(g for g in args.games.split(",") if g)
     bad = [g for g in games if g not in GAMES]

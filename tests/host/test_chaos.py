@@ -4,12 +4,14 @@ the real `plateau log`. What is asserted is the link's promise, counted against 
 firmware's own journal; recovery times are real time on a shared machine, so they are
 printed, not asserted (the virtual-time test in test_link_recovery asserts the 3 s)."""
 
+from pathlib import Path
+
 from conftest import REPORT
 
 from plateau import chaos
 
 
-def test_P1_P2_P3_whole_games_of_every_game_through_a_hostile_line():
+def test_P1_P2_P3_whole_games_of_every_game_through_a_hostile_line(tmp_path, monkeypatch):
     todo = [
         chaos.Spec("tock", 3, chaos.SPEED["tock"], ring=2048),
         chaos.Spec("pocha", 3, chaos.SPEED["pocha"]),
@@ -17,10 +19,12 @@ def test_P1_P2_P3_whole_games_of_every_game_through_a_hostile_line():
         chaos.Spec("holdem", 3, chaos.SPEED["holdem"], ring=2048),
     ]
     lines = []
-    t = chaos.run(todo, jobs=2, say=lines.append)
+    monkeypatch.chdir(tmp_path)  # --keep a relative folder (it once failed in the workers)
+    t = chaos.run(todo, jobs=2, say=lines.append, keep=Path("kept"))
     REPORT.extend(chaos.summary(t))
     detail = "\n".join(lines)
     for key in chaos.BROKEN:
         assert t[key] == 0, f"{key}:\n{detail}"
     assert not t["problems"], detail
     assert t["emitted"] > 1000 and sum(t["episodes"].values()) >= 12
+    assert len(list((tmp_path / "kept").glob("plateau-chaos-*/journal.jsonl"))) == len(todo)

@@ -57,6 +57,18 @@ def out_file(text: str) -> str:
     return text
 
 
+def out_folder(text: str) -> str:
+    """An argparse `type` for a folder an option writes into: made if missing, and taken as
+    an absolute path (the simulator runs in a folder of its own: a relative one would point
+    elsewhere there)."""
+    path = Path(text)
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise argparse.ArgumentTypeError(f"{text}: {e.strerror or e}") from None
+    return str(path.resolve())
+
+
 def in_file(text: str) -> str:
     """An argparse `type` for a file an option or argument reads: not a folder."""
     if Path(text).is_dir():

@@ -9,7 +9,7 @@ import re
 import sys
 from pathlib import Path
 
-from plateau.commands import SEED, Bounded, in_file, out_file, seconds, whole
+from plateau.commands import SEED, Bounded, in_file, out_file, out_folder, seconds, whole
 from plateau.errors import UsageError
 from plateau.hostlink import DeadLink, HostLink, LinkError
 from plateau.sim import Firmware
@@ -213,7 +213,11 @@ def add_chaos(sub, common) -> None:
         help="longest cut or unplug, table seconds",
     )
     ch.add_argument("--json", type=out_file, help="also write the totals to this file")
-    ch.add_argument("--keep", help="keep each game's files (script, journal, log) in this folder")
+    ch.add_argument(
+        "--keep",
+        type=out_folder,
+        help="keep each game's files (script, journal, log) in this folder",
+    )
     ch.set_defaults(func=cmd_chaos)
 
 
