@@ -251,3 +251,43 @@ def test_every_file_option_refuses_a_folder_with_one_line(tmp_path):
         r = plateau(*args)
         assert r.returncode == USAGE and "Traceback" not in r.stderr, (args, r.stderr)
         assert "is a folder" in r.stderr.splitlines()[-1], (args, r.stderr)
+
+
+def _running_with(text):
+    """Processes whose command line names `text` (a test's own tmp path)."""
+    from pathlib import Path
+
+    found = []
+    for p in Path("/proc").iterdir():
+        try:
+            if p.name.isdigit() and text in (p / "cmdline").read_bytes().decode(errors="replace"):
+                found.append(p.name)
+        except OSError:
+            continue
+    return found
+
+
+def test_sim_with_a_log_being_written_says_so_and_leaves_nothing_running(tmp_path):
+    """Finding: `plateau sim --log F` while `plateau log --log F` ran: an uncaught LogError,
+    and the simulator left running (--wait-host) for ever."""
+    import fcntl
+
+    script = tmp_path / "busy.table"
+    script.write_text("table tock players=2\ncard AH\n")
+    log = tmp_path / "F.log"
+    with open(log, "a") as held:
+        fcntl.flock(held.fileno(), fcntl.LOCK_EX)  # what a running plateau log holds
+        r = plateau("sim", "--log", str(log), str(script))
+    assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr
+    assert "being written by another plateau log" in r.stderr
+    assert not _running_with(str(script))
+
+
+def test_sim_on_an_interpreter_that_dies_says_what_died(tmp_path):
+    """Finding: `--micropython /bin/false` said `cannot open /dev/pts/N ... Is the table
+    plugged in?` (the pty goes with the process that held it)."""
+    script = tmp_path / "t.table"
+    script.write_text("table tock players=2\ncard AH\n")
+    r = plateau("sim", "--micropython", "/bin/false", str(script))
+    assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr
+    assert "plugged in" not in r.stderr and "/bin/false exited with 1" in r.stderr, r.stderr

@@ -6,11 +6,12 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import sqlite3
 import sys
 from pathlib import Path
 
 from plateau.commands import SEED, Bounded, in_file, out_file, out_folder, seconds, whole
-from plateau.errors import UsageError
+from plateau.errors import PlateauError, UsageError
 from plateau.hostlink import DeadLink, HostLink, LinkError
 from plateau.sim import Firmware
 
@@ -102,16 +103,24 @@ def play(
     heap: str | None = None,
 ) -> int:
     """Plays a checked script through the firmware and shows (and logs) its events."""
-    from plateau.logger import Logger
+    from plateau.logger import LogError, Logger
     from plateau.view import View
 
-    fw_args = ["--wait-host"] + (["--realtime"] if realtime else [])
-    fw = Firmware(script, *fw_args, interpreter=micropython, heap=heap)
-    link = HostLink(fw.port)
     view = View(as_json, board=board, heartbeats=heartbeats)
-    logger = Logger(log, db) if log else None
+    try:  # before the simulator starts: a log that cannot be written leaves nothing running
+        logger = Logger(log, db) if log else None
+    except (LogError, OSError, sqlite3.Error) as e:
+        raise PlateauError(str(e)) from None
+    fw_args = ["--wait-host"] + (["--realtime"] if realtime else [])
     count = 0
     try:
+        fw = Firmware(script, *fw_args, interpreter=micropython, heap=heap)
+    except BaseException:
+        if logger:
+            logger.close()
+        raise
+    link = HostLink(fw.port)
+    try:  # whatever happens here, the simulator is stopped (never left running)
         for ev in sim_events(link, fw):
             if ev["type"] == "sim_end":
                 if link.rx.behind():
@@ -123,6 +132,11 @@ def play(
             if logger and link.loggable:
                 logger.write(ev)
             view.show(ev)
+    except LinkError:
+        if not fw.finished():
+            raise
+        # the simulator ended before its port could be opened (its pty went with it): its
+        # exit code and its words say why, below
     finally:
         link.close()
         if logger:
@@ -130,7 +144,8 @@ def play(
         code = fw.wait()
         err = fw.stderr()
     if code:
-        sys.stderr.write(err or f"plateau sim: firmware exited with {code}\n")
+        what = micropython or "micropython"
+        sys.stderr.write(err or f"plateau sim: {what} exited with {code} and said nothing\n")
         return 1
     if not as_json:
         print(f"-- {count} numbered events, firmware exited cleanly", file=sys.stderr)
