@@ -176,11 +176,55 @@ class Row:
     winner: str | int | None
 
 
+# What a row counts as its game's plays (the `moves` column), and their name
+PLAYS = {
+    "tock": ("move", "moves"),
+    "weykick": ("goal", "goals"),
+    "holdem": ("hand_end", "hands"),
+    "pocha": ("hand_end", "hands"),
+}
+
+
+def plays(game: object) -> tuple[str, str]:
+    """(the event counted, its name) for a game's row."""
+    return PLAYS.get(game, ("move", "moves")) if isinstance(game, str) else ("move", "moves")
+
+
+def _players(ev: dict) -> str | int | None:
+    """How many play, from whichever field a game's greeting or `game` event says it in."""
+    for where in (ev.get("position"), ev, ev.get("settings")):
+        if isinstance(where, dict) and _scalar(where.get("players")) is not None:
+            return _scalar(where["players"])
+    stacks = ev.get("stacks")  # Hold'em's `game` event: a stack a seat
+    return len(stacks) if isinstance(stacks, dict) and stacks else None
+
+
+def _winner(ev: dict) -> str | int | None:
+    """The winner an event names, if it ends a game: Tock's `win`, Weykick's and Pocha's
+    `match_end` (Pocha's ranking, highest first: its first place is never shared), a
+    Hold'em hand that leaves one seat with every chip."""
+    kind = ev["type"]
+    if kind == "win":
+        return _scalar(ev.get("seat"))
+    if kind == "match_end":
+        ranking = ev.get("ranking")
+        if isinstance(ranking, list) and ranking and isinstance(ranking[0], list) and ranking[0]:
+            return _scalar(ranking[0][0])
+        return _scalar(ev.get("winner"))
+    if kind == "hand_end" and isinstance(ev.get("stacks"), dict):
+        left = [s for s, chips in ev["stacks"].items() if chips]
+        return _scalar(left[0]) if len(left) == 1 and len(ev["stacks"]) > 1 else None
+    return None
+
+
 class Index:
     """games(log, first_line, last_line, boot, seqs, game, rules, players, moves, winner),
-    one row a game, derived from the log line by line (`add`), committed with how far it has
-    read (`indexed`). A game starts at a `game` event, or at a greeting whose game differs
-    from the one indexed; a row still without a move is reused rather than a new one made."""
+    one row a game of any kind, derived from the log line by line (`add`), committed with how
+    far it has read (`indexed`). A game starts at a `game` event, at a greeting whose game
+    differs from the one indexed or from another boot (a board that lost its game), or
+    (Pocha, whose `new` says nothing) at a first hand after hands; a row in which nothing
+    was played yet (no numbered event but the one that started it) is reused rather than a
+    new one made."""
 
     def __init__(self, path: str | os.PathLike, log: str | os.PathLike):
         self.db = sqlite3.connect(str(path))
@@ -246,38 +290,52 @@ class Index:
             return
         kind = ev["type"]
         game = _scalar(ev.get("game"))
-        if kind == "game" or (
-            kind in ("hello", "snapshot") and game and (self.cur is None or game != self.cur.game)
+        cur = self.cur
+        greeting = kind in ("hello", "snapshot") and game
+        if (
+            kind == "game"
+            or (greeting and (cur is None or game != cur.game))
+            # a board that lost its game (a new boot: erased, or another board) plays anew
+            or (greeting and cur and cur.boot is not None and ev.get("boot") != cur.boot)
+            or (kind == "hand_start" and ev.get("hand") == 1 and cur and cur.moves)
         ):
             self._start(line, ev)
         cur = self.cur
         if cur is None:
             return
+        if kind in ("hello", "snapshot") and game == cur.game:  # what the row lacks, it says
+            cur.players = cur.players if cur.players is not None else _players(ev)
+            cur.rules = cur.rules if cur.rules is not None else _scalar(ev.get("rules"))
         cur.last_line = line
         if "seq" in ev:
             cur.boot, cur.last_seq = ev.get("boot"), ev["seq"]
             if cur.first_seq is None:
                 cur.first_seq = ev["seq"]
-        if kind in ("move", "goal"):  # a Weykick match's plays are its goals
+        if kind == plays(cur.game)[0]:
             cur.moves += 1
-        elif kind in ("win", "match_end"):
-            cur.winner = _scalar(ev.get("seat") or ev.get("winner")) or cur.winner
+        if kind in ("win", "match_end", "hand_end"):
+            cur.winner = _winner(ev) or cur.winner
         elif kind == "withdrawn":  # Weykick: an undo took the result back
             cur.winner = None
 
     def _start(self, line: int, ev: dict) -> None:
         pos = ev.get("position")
         pos = pos if isinstance(pos, dict) else {}
-        game = _scalar(ev.get("game"))
-        rules = _scalar(pos.get("rules", ev.get("rules")))
-        players = _scalar(pos.get("players", ev.get("players")))
         seq = ev.get("seq")
         cur = self.cur
-        if cur is not None and cur.moves == 0 and cur.winner is None:
+        same = cur is not None and ev.get("game") in (None, cur.game)
+        game = _scalar(ev.get("game")) if not same or cur is None else cur.game
+        rules = _scalar(pos.get("rules", ev.get("rules")))
+        players = _players(ev)
+        if same and cur is not None:  # what this event does not say, the row's game did
+            rules = rules if rules is not None else cur.rules
+            players = players if players is not None else cur.players
+        if cur is not None and cur.first_seq in (None, cur.last_seq) and not cur.moves:
             # nothing happened in the row's game: it is this one (a `game` after the
-            # greeting that announced the table, a game changed before any move)
+            # greeting that announced the table, a game changed before any play)
             cur.first_line, cur.game, cur.rules, cur.players = line, game, rules, players
-            cur.first_seq = seq
+            cur.first_seq = cur.last_seq = seq
+            cur.winner = None
             return
         if self.rows >= MAX_GAMES:
             self.unindexed += 1  # counted; the last row goes on

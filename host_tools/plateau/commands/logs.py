@@ -177,7 +177,7 @@ def replay(path: str, as_json: bool = False) -> int:
 
 
 def cmd_index(args: argparse.Namespace) -> int:
-    from plateau.logger import Index
+    from plateau.logger import Index, plays
 
     if not Path(args.log).exists():
         raise UsageError(f"{args.log} does not exist")
@@ -196,8 +196,8 @@ def cmd_index(args: argparse.Namespace) -> int:
         raise PlateauError(f"{args.db}: {e}") from None
     for gid, game, rules, players, moves, winner, first, last in rows:
         say(
-            f"game {gid}: {game} {rules or ''} {players or '?'} players, {moves} moves,"
-            f" winner {winner or '-'}  (lines {first}-{last})"
+            f"game {gid}: {game} {rules or ''} {players or '?'} players, {moves}"
+            f" {plays(game)[1]}, winner {winner or '-'}  (lines {first}-{last})"
         )
     print(
         f"{len(rows)} games in {args.log}"
@@ -262,11 +262,14 @@ def _id(text: str) -> int | None:
 
 
 def _game_line(row: tuple) -> str:
+    from plateau.logger import plays
+
     gid, log, game, rules, players, moves, winner, first, last = row
     what = f"{game or '?'}" + (f" {rules}" if rules and rules != game else "")
     who = f"{players} players" if players else ""
+    unit = plays(game)[1]
     return (
-        f"game {gid:<4} {what:<16} {who:<10} {moves:>4} moves  winner {winner or '-':<6}"
+        f"game {gid:<4} {what:<16} {who:<10} {moves:>4} {unit:<5}  winner {winner or '-':<6}"
         f" {log} lines {first}-{last}"
     )
 
