@@ -2,7 +2,9 @@
 checked again with the host's copy of the game's rules, from the events alone.
 
 - Weykick (W3-W6): every goal adds one to the side that scored and nothing else, an undo
-  takes one back, a match ends on the score the goals made, with the winner that score gives.
+  takes one back, a match ends on the score the goals made, with the winner that score gives;
+  an undo of the goal that ended a match takes the match back up (W5), and its `withdrawn`
+  names the result that was.
 - Pocha (K7, K8, K10): each trick goes to the card the rules say wins it (the trump turned,
   the led suit), each hand's tricks taken are the tricks counted, its scores follow K8 from
   the bids, and the running totals add up; the final ranking is the totals, highest first.
@@ -25,9 +27,13 @@ class Weykick:
         self.score = {"A": 0, "B": 0}
         self.goals = 0
         self.matches: list[str] = []
+        self.ended: tuple[dict, str | None] | None = None  # the last match's result, if over
+        self.taken_back: tuple[dict, str | None] | None = None  # a result an undo reopened
 
     def feed(self, ev: dict) -> None:
         kind = ev.get("type")
+        if kind in ("goal", "game"):
+            self.ended = self.taken_back = None  # a goal or a `game` after the end: a new match
         if kind == "goal":
             side = ev["side"]
             want = dict(self.score, **{side: self.score[side] + 1})
@@ -39,6 +45,8 @@ class Weykick:
             self.score = want
             self.goals += 1
         elif kind == "undo" and "score" in ev:
+            if self.ended is not None:  # the goal that ended the match: it goes on (W5)
+                self.score, self.taken_back, self.ended = dict(self.ended[0]), self.ended, None
             side = ev["side"]
             want = dict(self.score, **{side: self.score[side] - 1})
             if ev["score"] != want or want[side] < 0:
@@ -57,7 +65,15 @@ class Weykick:
             if ev.get("winner") != lead:
                 raise Mismatch(f"winner {ev.get('winner')} at {_ab(self.score)} (W4)")
             self.matches.append(f"{_ab(self.score)}, winner {lead or 'none (draw)'}")
+            self.ended = (self.score, lead)
             self.score = {"A": 0, "B": 0}
+        elif kind == "withdrawn":
+            was = self.taken_back
+            if was is None or ev.get("score", was[0]) != was[0] or ev.get("winner") != was[1]:
+                said = f"{_ab(ev['score'])}, winner {ev.get('winner')}" if "score" in ev else ""
+                raise Mismatch(f"a result withdrawn ({said}) that no undo took back (W5)")
+            self.matches[-1] += " (withdrawn by undo)"
+            self.taken_back = None
 
     def summary(self) -> list[str]:
         return [f"weykick: {self.goals} goals; matches: " + ("; ".join(self.matches) or "none")]

@@ -97,3 +97,42 @@ def test_a_script_from_a_position_replays(tmp_path):
     assert sorted(final["pawns"]["R"]) == sorted(["G1", "G11", "camp", "camp"])
     view = plateau("sim", str(tmp_path / "pos.table"))
     assert "!!" not in view.stdout and "R plays 7H" in view.stdout
+
+
+def test_W5_weykick_undos_anywhere_replay_clean(tmp_path, capsys):
+    """Finding: an undo of the goal that ended the match (W5: allowed; the result is
+    withdrawn and the match goes on) made replay fail (`leaves A 0 - -1 B`). Seeded random
+    series of goals, undos (the button and the host's) and `new`, short matches so undos
+    land after match ends often: every log replays clean, and a withdrawn result changed in
+    the log is caught."""
+    from plateau import HARDWARE, events
+    from plateau.commands.logs import replay
+    from sim.run import play
+
+    rng = random.Random(5)
+    withdrawn = 0
+    for n in range(12):
+        lines = [f"table weykick mode=first-to:{rng.choice([1, 2])} best-of={rng.choice([1, 3])}"]
+        for _ in range(rng.randint(4, 12)):
+            step = rng.choice(["goal", "goal", "goal", "undo", "undo", "send undo", "new"])
+            if step == "goal":
+                side = rng.choice("AB")
+                lines += [f"ball {side}", "wait 200", f"clear {side}", "wait 700"]
+            elif step == "new":
+                lines += ["button new", "wait 300"]
+            else:
+                lines += ["button undo" if step == "undo" else "send undo", "wait 500"]
+        (tmp_path / f"{n}.table").write_text("\n".join(lines) + "\n")
+        evs = play(str(tmp_path / f"{n}.table"), str(HARDWARE), state=str(tmp_path / f"s{n}"))
+        log = tmp_path / f"{n}.jsonl"
+        log.write_bytes(b"".join(events.dump(e) for e in evs if e["type"] != "heartbeat"))
+        assert replay(str(log)) == 0, (lines, capsys.readouterr().out)
+        bad = [json.loads(x) for x in log.read_text().splitlines()]
+        took_back = [e for e in bad if e["type"] == "withdrawn"]
+        withdrawn += len(took_back)
+        if took_back:
+            took_back[0]["winner"] = "A" if took_back[0]["winner"] != "A" else "B"
+            log.write_text("".join(json.dumps(e) + "\n" for e in bad))
+            assert replay(str(log)) == 1
+            assert "withdrawn" in capsys.readouterr().out
+    assert withdrawn >= 3  # the generator did reach undos of a match's last goal
