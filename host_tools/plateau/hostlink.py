@@ -383,8 +383,16 @@ class HostLink:
             ser.timeout = 0.05
             ser.dtr = False
             ser.rts = False
+            # one tool at a time: an advisory lock (flock, POSIX) that every plateau tool
+            # takes, so a second one is refused rather than both reading half the frames
+            ser.exclusive = True
             ser.open()
         except (serial.SerialException, OSError) as e:
+            if "exclusively lock" in str(e):
+                raise LinkError(
+                    f"{self.port} is busy: another program holds it (one tool at a time: stop"
+                    " the other plateau log, send or calibrate first)"
+                ) from e
             raise LinkError(f"cannot open {self.port}: {e}. Is the table plugged in?") from e
         self._ser = ser
         self._decoder = FastDecoder()
@@ -485,14 +493,18 @@ def follow(link: HostLink, say=print, retry_s: float = 0.5, give_up_s: float | N
     missed (P3). Stops after give_up_s without a link, if given."""
     lost_at = None
     while True:
+        opened = False
         try:
             link.open()
+            opened = True
             if lost_at is not None:
                 say(f"link to {link.port} back after {time.monotonic() - lost_at:.1f} s")
             lost_at = None
             yield from link.events()
         except LinkError as e:
             link.close()
+            if opened and not isinstance(e, DeadLink):  # a port that failed under us is
+                link.stats.reopens += 1  # reopened too (a dead link counted itself)
             if lost_at is None:
                 lost_at = time.monotonic()
                 say(f"{e}; reconnecting...")

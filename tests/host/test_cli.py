@@ -291,3 +291,27 @@ def test_sim_on_an_interpreter_that_dies_says_what_died(tmp_path):
     r = plateau("sim", "--micropython", "/bin/false", str(script))
     assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr
     assert "plugged in" not in r.stderr and "/bin/false exited with 1" in r.stderr, r.stderr
+
+
+def test_a_port_another_plateau_tool_holds_is_busy_exit_3():
+    """Finding 22: the docs said one tool at a time and exit 3 for a busy port, but two
+    `plateau log` (or a `send` while a log ran) opened the same port and took turns losing
+    frames. The port is taken exclusively now: the second tool is refused, by name."""
+    import os
+
+    from plateau.hostlink import HostLink, LinkError
+
+    master, slave = os.openpty()
+    port = os.ttyname(slave)
+    first = HostLink(port)
+    first.open(hello=False)
+    try:
+        with pytest.raises(LinkError, match="busy"):
+            HostLink(port).open(hello=False)
+        for args in (["send", "--port", port, "snapshot"], ["log", "--port", port]):
+            r = plateau(*args, timeout=60)
+            assert r.returncode == NO_BOARD and "is busy" in r.stderr, (args, r.stderr)
+    finally:
+        first.close()
+        os.close(master)
+        os.close(slave)
