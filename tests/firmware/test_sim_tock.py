@@ -48,6 +48,22 @@ def test_T13_captured_pawn_left_in_hand_is_reminded_then_corrected():
     assert "put 1 G pawn back in camp" in of(evs, "illegal")[0]["fix"]
 
 
+def test_T13_capture_half_made_says_how_to_finish_then_the_move_corrects_it():
+    # `move R3 R8` onto G's pawn without lifting it first (issue 17): the fix says to put
+    # that pawn in its camp; doing so and setting the red pawn down is the move, then
+    # `corrected`
+    p = {"p.json": position({"R": ["R3"], "G": ["R8", "G2"]})}
+    evs = run(
+        HEAD + "position p.json\ncard 5H\nmove R3 R8\nwait 2000\n"
+        "lift R8\nplace GC3\nplace R8\nwait 400\n",
+        p,
+    )
+    assert kinds(evs) == ["game", "card", "illegal", "move", "corrected"]
+    fix = of(evs, "illegal")[0]["fix"]
+    assert fix.startswith("to capture with 5H (T13): lift the G pawn off R8 and put it in G's")
+    assert of(evs, "move")[0]["captures"] == ["R8"]
+
+
 def test_T11_seven_split_in_any_physical_order():
     p = {"p.json": position({"R": ["R1", "R10"]})}
     # the rules play R1 -> R4 and R10 -> R14 in either order; hands do the back pawn first

@@ -110,3 +110,51 @@ def placement_fix(expected, occ, camp_expected, camp_seen):
         elif d < 0:
             words.append("%s camp has %d pawn%s too many" % (COLOURS[c], -d, "s" if d < -1 else ""))
     return "; ".join(words)
+
+
+def capture_fix(pos, card, occ, camp_seen):
+    """A capture half made (T13): the board shows a legal move of `card` done but for the
+    captured pawns, still standing where the capturing pawn must stop (or lifted and not yet
+    in their camp), and the capturing pawn not yet set down. The words to finish it, naming
+    squares and camp slots as the sensors are named; "" when no capture explains the board."""
+    from games.tock.rules import COLOURS, entry_square, parse_square, square_name
+
+    for m in pos.legal_moves(card):
+        if not m.captures:
+            continue
+        caught = [parse_square(n) for n in m.captures]
+        # the parts that capture: stopping on the pawn, or taking it on their own C16 on the
+        # way into the home (T14)
+        capturing = [
+            (c, f, t)
+            for c, f, t in m.parts
+            if t in caught or (t >= TRACK and entry_square(c) in caught)
+        ]
+        open_ = caught + [t for _, _, t in capturing]
+        fits = True
+        for s in range(CELLS):
+            if s not in open_ and bool(occ[s]) != bool(m.after.cells[s]):
+                fits = False
+                break
+        for c, f, _ in m.parts:  # a pawn coming out: lifted from its camp already
+            if f is None and camp_seen[c] >= pos.camp(c):
+                fits = False
+        if not fits:
+            continue
+        words = []
+        for s in caught:
+            v = COLOURS[pos.cells[s] - 1]
+            where = "%s's camp (%sC1-%sC4)" % (v, v, v)
+            if occ[s]:
+                words.append(
+                    "lift the %s pawn off %s and put it in %s" % (v, square_name(s), where)
+                )
+            else:
+                words.append("put the %s pawn from %s in %s" % (v, square_name(s), where))
+        for c, f, t in capturing:
+            words.append(
+                "then set the %s pawn from %s down on %s"
+                % (COLOURS[c], "camp" if f is None else square_name(f), square_name(t))
+            )
+        return "to capture with %s (T13): %s" % (card, ", ".join(words))
+    return ""

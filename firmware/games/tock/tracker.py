@@ -5,7 +5,8 @@
 # SETTLE_MS). A card starts a turn; the first settled board that one legal move of that card
 # produces is that move. A half-made move never matches a legal result, so it is never
 # reported; a board that stays wrong for ILLEGAL_MS (a person's pause, not a hand's) is
-# `illegal`, with what would fix it, and `corrected` once it matches again.
+# `illegal`, with what would fix it, and `corrected` once the board is legal again: the pawns
+# put back, or the card's move completed (a capture half made: its pawn still standing).
 from micropython import const
 
 from clock import elapsed
@@ -66,6 +67,7 @@ class TockGame(Game):
         self.last_edge = 0
         self.dirty = True  # the board changed since it was last read
         self.problem = None  # type: tuple | None  # (kind, since ms, reported?) if wrong
+        self.owed = False  # an `illegal` was said and no `corrected` yet
         self.unsaved = True  # the game changed since it was last saved (store.py)
         self.resumed = False  # restored after a reset: compare with the board, say so
         self.last_why = None  # why the last board read with a card matched no legal move
@@ -309,10 +311,8 @@ class TockGame(Game):
         if self.resumed:
             self._resume(now)
         if self._matches(pos):
-            if self.problem:
-                if self.problem[2]:
-                    self.emit({"type": "corrected", "seat": self._seat()})
-                self.problem = None
+            self.problem = None
+            self._corrected()
             if self.card is not None and self.card.rank == "J" and len(self.touched) >= 2:
                 self._try_move(now)  # a Jack leaves occupancy as it was
             return
@@ -409,13 +409,20 @@ class TockGame(Game):
             ev["captures"] = move.captures
         self._advance(ev, move.after)
         self.emit(ev)
-        if self.problem:
-            self.problem = None
+        self.problem = None
         winner = move.after.winner()
         if winner is not None:
             self.emit({"type": "win", "seat": move.after._seat_name(winner)})
-        if not self._matches(move.after):
+        if self._matches(move.after):
+            self._corrected()  # a board said illegal was made right by the move itself
+        else:
             self.problem = ("camp", self.last_edge, False)  # captured pawn still in hand
+
+    def _corrected(self):
+        """The board is legal again: `corrected`, if an `illegal` was said."""
+        if self.owed:
+            self.owed = False
+            self.emit({"type": "corrected", "seat": self._seat()})
 
     def _advance(self, ev, after):
         """The card is done (played as `ev`, or discarded when ev is None)."""
@@ -436,6 +443,10 @@ class TockGame(Game):
         fix = observe.placement_fix(
             self.pos, self.occ, self._camp_expected(self.pos), self._camp_counts()
         )
+        if self.card is not None:  # a capture half made: how to finish it comes first
+            finish = observe.capture_fix(self.pos, self.card, self.occ, self._camp_counts())
+            if finish:
+                fix = finish + ("; or, to take the move back: " + fix if fix else "")
         ev = {"type": "illegal", "what": kind, "fix": fix}
         if kind == "camp":
             ev["why"] = "the board is not as the game is"
@@ -447,6 +458,7 @@ class TockGame(Game):
             ev["why"] = self.last_why or "no legal move of %s leads to this board" % self.card
         self.emit(ev)
         self.problem = (kind, problem[1], True)
+        self.owed = True
 
 
 def _sensor_cell(name):
