@@ -9,6 +9,12 @@
 # state.json (LittleFS, the ESP32 port's filesystem, renames atomically), and it carries a
 # CRC of its body, so a file cut short or damaged is recognised and not believed.
 #
+# tags.json: the card tags enrolled on this table (`enrol`), written the same way (tags.tmp,
+# rename, CRC) but only when a tag is enrolled or forgotten: a game saved many times a minute
+# does not rewrite the deck, and a saved game found unusable does not take the deck with it.
+# A tags.json found damaged at boot is renamed tags.bad (kept for a person to look at: never
+# written over by the next enrolment) and the table starts with the tags of hardware/.
+#
 # events.log (and events.old): the link's events, one line each ("seq payload"), appended
 # before state.json is written; a line past the number state.json holds was never sent (the
 # power went between the two writes) and is dropped when read. The flash keeps as many
@@ -63,19 +69,71 @@ class Store:
 
     def save(self, state, now):
         """True once saved; False when the flash refused (full, worn: see .error)."""
-        body = json.dumps(state)
-        crc = crc32(body.encode())
         try:
-            with open(self.tmp, "w") as f:
-                f.write('{"v":%d,"crc":%d,"state":' % (VERSION, crc))
-                f.write(body)
-                f.write("}")
-            os.rename(self.tmp, self.path)
+            _write(self.path, self.tmp, state)
         except OSError as e:
             return self._failed(e)
         self._saved_at = now
         self.saves += 1
         return True
+
+    def save_tags(self, tags):
+        """The enrolled tags on flash; `tags` gives (UID hex, card) pairs afresh at each call
+        (it is read twice: the CRC first, then the file). None once there, else why not (the
+        file as it was stays: the tags enrolled before are not lost). One tag a line, so a
+        whole deck is never one string on the heap (see load_tags)."""
+        crc = 0
+        for piece in _tag_lines(tags()):
+            crc = crc32(piece.encode(), crc)
+        try:
+            with open(self.folder + "/tags.tmp", "w") as f:
+                f.write('{"v":%d,"crc":%d,"state":' % (VERSION, crc))
+                for piece in _tag_lines(tags()):
+                    f.write(piece)
+                f.write("}")
+            os.rename(self.folder + "/tags.tmp", self.folder + "/tags.json")
+        except OSError as e:
+            return "the flash refused it (%s)" % e
+        return None
+
+    def load_tags(self, add):
+        """Reads the enrolled tags, add(UID hex, card) for each, a line at a time. None, or
+        why the file could not be used (damaged: set aside as tags.bad; what add() was given
+        must then be forgotten: it is known only at the end, by the CRC)."""
+        path = self.folder + "/tags.json"
+        try:
+            f = open(path)
+        except OSError:
+            return None  # nothing enrolled yet
+        try:
+            with f:
+                head = f.readline()
+                at = head.find('"state":')
+                if not head.startswith('{"v":%d,"crc":' % VERSION) or at < 0:
+                    raise ValueError("not a tag file")
+                i = head.index('"crc":') + 6
+                want = int(head[i : head.index(",", i)])
+                body = head[at + 8 :]
+                if body != '{"tags":{\n':
+                    raise ValueError("not a tag file")
+                crc = crc32(body.encode())
+                for line in f:
+                    if line.startswith("}}}"):
+                        crc = crc32(b"}}", crc)  # the last } closes the envelope
+                        if line.rstrip("\n") != "}}}" or crc != want:
+                            raise ValueError("checksum mismatch")
+                        return None
+                    crc = crc32(line.encode(), crc)
+                    pair = json.loads("{" + line.rstrip("\n").rstrip(",") + "}")
+                    for uid in pair:
+                        add(uid, pair[uid])
+                raise ValueError("cut short")
+        except (ValueError, KeyError, TypeError, MemoryError, OSError) as e:
+            try:
+                os.rename(path, self.folder + "/tags.bad")
+            except OSError:
+                pass
+            return "enrolled tags unreadable (%s): kept as tags.bad, enrol them again" % e
 
     def keep(self, boot, ring, first, last):
         """Events first..last of the link's `ring` to events.log (all the ring holds when
@@ -141,11 +199,7 @@ class Store:
         except OSError:
             return None
         try:
-            d = json.loads(text)
-            # the CRC is of the body exactly as written (re-encoding may order keys anew)
-            body = text[text.index('"state":') + 8 : text.rindex("}")]
-            if d.get("v") not in (1, VERSION) or crc32(body.encode()) != d["crc"]:
-                raise ValueError("checksum or version mismatch")
+            d = _read(text)
             state = d["state"]
             if not isinstance(state, dict):
                 raise ValueError("not a saved game")
@@ -220,3 +274,36 @@ class Store:
                             yield s, body[:-1]
             except OSError:
                 pass  # no such file
+
+
+def _tag_lines(tags):
+    """The body of tags.json in pieces: {"tags":{ then "UID":"card" a line each, then }}
+    (JSON as a whole too: json.load reads it, as every file here)."""
+    yield '{"tags":{\n'
+    sep = ""
+    for uid, card in tags:
+        yield '%s"%s":"%s"' % (sep, uid, card)
+        sep = ",\n"
+    yield "\n}}"
+
+
+def _write(path, tmp, obj):
+    """obj as JSON in its envelope ({"v", "crc" of the body, "state": body}), written whole
+    to tmp and renamed over path: the file is the old one or the new one, never half."""
+    body = json.dumps(obj)
+    crc = crc32(body.encode())
+    with open(tmp, "w") as f:
+        f.write('{"v":%d,"crc":%d,"state":' % (VERSION, crc))
+        f.write(body)
+        f.write("}")
+    os.rename(tmp, path)
+
+
+def _read(text):
+    """The envelope of a file _write wrote, its CRC checked (ValueError if it fails)."""
+    d = json.loads(text)
+    # the CRC is of the body exactly as written (re-encoding may order keys anew)
+    body = text[text.index('"state":') + 8 : text.rindex("}")]
+    if d.get("v") not in (1, VERSION) or crc32(body.encode()) != d["crc"]:
+        raise ValueError("checksum or version mismatch")
+    return d

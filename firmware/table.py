@@ -58,6 +58,8 @@ class Table:
         if store:
             link.keeper = self.save  # nothing goes on the wire before it is on flash
         link.on_command = self.command
+        if sense:
+            sense.on_enrol = self._enrol_tag
         link.snapshot = self.snapshot
         link.about = self.about
 
@@ -109,6 +111,8 @@ class Table:
             return None
         if name == "enrol":
             return self._enrol(cmd["card"])
+        if name == "unenrol":
+            return self._unenrol(cmd["tag"])
         if name == "new" and cmd["game"] != self.about().get("game"):
             return self._switch(cmd)
         if name == "config":
@@ -183,13 +187,84 @@ class Table:
         self.sense.tap = tap
         return None
 
+    # --- enrolment: which tag is which card (docs/protocol.md, "Enrolment") -------------
+
     def _enrol(self, card):
         """`enrol card=7H` (or es:12B): the next tag laid on the reader becomes that card
-        (the card was typed already: games.settings, kind "card")."""
+        (the card was typed already: games.settings, kind "card"). Saved before the answer
+        goes: a board reset after it still waits for that tag."""
         cards = self.sense.cards if self.sense else None
         if cards is None:
             return "this table has no card reader"
         cards.enrol_as = card
+        if self.store:
+            self.save()
+        return None
+
+    def _enrol_tag(self, card, uid):
+        """A tag laid while `enrol` waits: enrolled and on flash, then `enrolled` (with its
+        UID and card, and how many tags are enrolled here) goes out; refused, an `error`
+        says why and the table waits on for the right tag."""
+        cards = self.sense.cards
+        why = cards.learn(bytes.fromhex(uid), card)
+        if why:
+            self.link.emit({"type": "error", "what": "enrol", "card": card, "uid": uid, "why": why})
+            return
+        cards.enrol_as = None
+        self._keep_tags("enrol %s as %s" % (uid, card))
+        self.link.emit({"type": "enrolled", "card": card, "uid": uid, "enrolled": cards.enrolled})
+        self._changed()  # no tag awaited any more: saved with this pass's events
+
+    def _unenrol(self, tag):
+        """`unenrol 04A31922` (or `unenrol all`): enrolled tags forgotten, on flash too."""
+        cards = self.sense.cards if self.sense else None
+        if cards is None:
+            return "this table has no card reader"
+        why = cards.unlearn(tag)
+        if why is None:
+            self._keep_tags("unenrol %s" % tag)
+        return why
+
+    def _keep_tags(self, what):
+        """The enrolled tags to flash, at once; a flash that refuses is said (the change
+        lasts until the board restarts)."""
+        if not self.store:
+            return
+        why = self.store.save_tags(self.sense.cards.tags)
+        if why:
+            why = "%s: not saved, it lasts until the board restarts: %s" % (what, why)
+            self.link.emit({"type": "error", "what": "enrolled-tags", "why": why})
+
+    def _load_tags(self):
+        """At boot: the tags enrolled here, from flash. None, or what went wrong: a file
+        damaged (then none is used), or entries left out (not a UID and a card, another
+        card already, or past ENROL_MAX)."""
+        from link.commands import typed
+
+        cards = self.sense.cards if self.sense else None
+        if cards is None:
+            return None
+        bad = []
+
+        def add(uid, card):
+            try:
+                h = typed({"cmd": "unenrol", "tag": uid})["tag"]
+                card = typed({"cmd": "enrol", "card": card})["card"]
+                why = None if h == uid else "not a UID"
+            except ValueError as e:
+                why = str(e)
+            if why or cards.learn(bytes.fromhex(uid), card):
+                bad.append(uid)
+
+        why = self.store.load_tags(add)
+        if why:
+            cards.unlearn("all")  # a damaged file: none of it is believed
+            return why
+        if bad:
+            return (
+                "enrolled tags left out (not a UID and a card, another card already, or more "
+                "than the table holds): %s" % " ".join(str(u)[:24] for u in bad[:8])
+            )
         return None
 
     def _config(self, cmd):
@@ -218,6 +293,9 @@ class Table:
         try:
             ok = first is None or store.keep(link.boot, link.ring, first, link.seq)
             state = {"game": game.state() if game else None, "link": link.keep()}
+            cards = self.sense.cards if self.sense else None
+            if cards and cards.enrol_as:
+                state["enrol"] = cards.enrol_as  # a tag awaited (table._enrol)
             ok = ok and store.save(state, self.clock.ticks_ms())
         except MemoryError:
             gc.collect()
@@ -236,6 +314,7 @@ class Table:
         place of a new game."""
         if not self.store:
             return
+        tags_why = self._load_tags()
         saved = self.store.load()
         if saved is not None:
             link = self.link
@@ -243,8 +322,22 @@ class Table:
                 self.store.refill(link.ring, link.boot, link.seq)
             if saved.get("game") and self.game:
                 self._resume_game(saved["game"])
+            self._resume_enrol(saved.get("enrol"))
         if self.store.error:
             self.link.emit({"type": "error", "what": "saved-game", "why": self.store.error})
+        if tags_why:  # numbered as this boot's, now that the link took up its numbering
+            self.link.emit({"type": "error", "what": "enrolled-tags", "why": tags_why})
+
+    def _resume_enrol(self, card):
+        """A tag awaited when the power went: awaited still (the host had the answer)."""
+        from link.commands import typed
+
+        if card is None or not self.sense or not self.sense.cards:
+            return
+        try:
+            self.sense.cards.enrol_as = typed({"cmd": "enrol", "card": card})["card"]
+        except ValueError:
+            pass  # not a card: nothing awaited (the host, unanswered, asks again)
 
     def _resume_game(self, state):
         name = self.about().get("game")

@@ -69,9 +69,6 @@ class Game:
             }
         )
 
-    def on_enrolled(self, card, uid):
-        self.emit({"type": "enrolled", "card": card, "uid": uid})
-
     def step(self, now, settled=True):
         """Once per scan. A game restored after a reset says so at its first step, with
         its snapshot (Tock and Weykick say more: they override this)."""

@@ -17,6 +17,7 @@
 #   ("mode", ((kind, lo, hi), ...))   "kind:N" (Weykick's first-to:10, timed:5)
 #   ("seat", setting)         a seat number 1..(that setting's value), as text "1", "2", ...
 #   ("card",)                 a playing card: French (7H, 10C, X) or Spanish (es:12B)
+#   ("tag",)                  a card tag's UID in hex (4, 7 or 10 bytes), or "all"
 #   ("position",)             a Tock position (T4), checked by the rules core
 # A setting whose default is None is optional (the game derives it, e.g. Hold'em's big-bet).
 
@@ -159,6 +160,8 @@ def value(name, kind, v, known=None):
         return s
     if k == "card":
         return _card(name, v)
+    if k == "tag":
+        return _tag(name, v)
     if k == "position":
         from games.tock.rules import Position, PositionError
 
@@ -186,6 +189,24 @@ def _card(name, v):
     except CardError as e:
         raise SettingsError("%s: %s" % (name, e))
     return rank + suit
+
+
+def _tag(name, v):
+    """A card tag's UID in hex, 4, 7 or 10 bytes (what `enrolled` and `unknown-tag` events
+    name), upper case; or "all"."""
+    if v == "all":
+        return v
+    if isinstance(v, str) and len(v) in (8, 14, 20):
+        u = v.upper()
+        for ch in u:
+            if ch not in "0123456789ABCDEF":
+                break
+        else:
+            return u
+    raise SettingsError(
+        "%s must be a tag's UID in hex (4, 7 or 10 bytes, e.g. 04A31922) or all, not %s"
+        % (name, _show(v))
+    )
 
 
 def _whole(v):

@@ -22,6 +22,7 @@ TABLE = {
         ("debounce_ms", ("opt", ("int", 2, 200)), None),
     ),
     "enrol": (("card", ("card",), None),),
+    "unenrol": (("tag", ("tag",), None),),
     "calibrate": (("mode", ("choice", ("on", "off")), "on"),),
 }
 LINK = ("hello", "bye")  # the link's and the simulator's: not the table's to check
@@ -126,7 +127,7 @@ def parse_words(words, game=None, settings=None):
         else:
             raise SettingsError("%s: %s should be name=value" % (word, _word(w)))
         i += 1
-        cmd[k] = v if k in ("seat", "card", "mode") else _number(v)
+        cmd[k] = v if k in ("seat", "card", "mode", "tag") else _number(v)
     typed(cmd, game, settings)
     return cmd
 

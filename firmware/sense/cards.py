@@ -19,6 +19,7 @@
 from micropython import const
 
 from clock import elapsed
+from games.cards import card_code, card_text
 
 REREAD_MS = const(600)
 # A new search for a tag (REQA) starts at most every POLL_MS while none answers: a card is
@@ -27,7 +28,19 @@ REREAD_MS = const(600)
 POLL_MS = const(40)
 QUIET = const(3)  # empty searches in a row that end the stocktaking (see hal/mfrc522.py)
 SEEN = const(64)  # tags remembered since power-up: a deck and its jokers, with room
+# Tags a table can enrol (`enrol`), besides the ones hardware/tags.json names: two French
+# decks with jokers and a Spanish one (156), with room. They are kept in _TAG bytes each
+# (UID length, UID, the card as one byte: games/cards.py), 1,920 bytes for all: as text in a
+# dict they would take about 72 bytes each (11.5 KB for 160, measured on the 32-bit build),
+# more than the simulated table has to spare at an ESP32's heap. The bytes come in chunks of
+# _CHUNK tags, taken as tags are enrolled: a table that enrols none pays nothing, and no
+# chunk needs a long free run of a fragmented heap. A read looks a tag up in hardware's
+# registry first, then scans these (a few ms on an ESP32, once per card laid; the SEEN table
+# is scanned the same way).
+ENROL_MAX = const(160)
 _SLOT = const(11)  # a remembered UID: its length, then up to 10 bytes
+_TAG = const(12)  # an enrolled tag: the same, then its card's code
+_CHUNK = const(16)
 
 
 def uid_hex(uid):
@@ -49,6 +62,90 @@ class CardReads:
         self._seen = bytearray(SEEN * _SLOT)  # UIDs read since power-up (the last SEEN)
         self._next = 0  # the slot the next new UID takes
         self.enrol_as = None  # a card name: the next tag read is enrolled as that card
+        self._tags = []  # the tags enrolled here (on flash too): bytearrays of _CHUNK
+        self.enrolled = 0  # how many
+
+    def card_of(self, uid, h=None):
+        """The card a tag (UID bytes; `h` its hex) is: hardware's registry, then the tags
+        enrolled here; None for an unknown tag."""
+        card = self.registry.get(h or uid_hex(uid))
+        if card is None:
+            i = self._find(uid)
+            if i >= 0:
+                card = card_text(self._tags[i // _CHUNK][i % _CHUNK * _TAG + _SLOT])
+        return card
+
+    def _find(self, uid):
+        """The index of an enrolled tag; -1 if it is not enrolled."""
+        for k in range(len(self._tags)):
+            i = _find(self._tags[k], _TAG, min(_CHUNK, self.enrolled - k * _CHUNK), uid)
+            if i >= 0:
+                return k * _CHUNK + i
+        return -1
+
+    def learn(self, uid, card):
+        """Enrols tag `uid` (bytes) as `card` (checked text): None when done (or it was that
+        card already), else why refused (nothing changes): a tag that is another card
+        already, or the table full."""
+        known = self.card_of(uid)
+        if known == card:
+            return None
+        if known is not None:
+            h = uid_hex(uid)
+            return (
+                "tag %s is %s already: lay the tag of %s, or forget this one first (unenrol %s)"
+                % (h, known, card, h)
+            )
+        if self.enrolled >= ENROL_MAX:
+            return (
+                "the table holds %d enrolled tags, its most: forget some first (unenrol TAG, "
+                "or unenrol all)" % ENROL_MAX
+            )
+        n = self.enrolled
+        if n == len(self._tags) * _CHUNK:
+            self._tags.append(bytearray(_CHUNK * _TAG))
+        t = self._tags[n // _CHUNK]
+        o = n % _CHUNK * _TAG
+        t[o] = len(uid)
+        t[o + 1 : o + 1 + len(uid)] = uid
+        t[o + _SLOT] = card_code(card)
+        self.enrolled += 1
+        return None
+
+    def unlearn(self, h):
+        """Forgets enrolled tag `h` (UID hex; "all": every one): None when done, else why."""
+        if h == "all":
+            self.enrolled = 0
+            self._tags = []
+            return None
+        uid = bytes.fromhex(h)
+        i = self._find(uid)
+        if i < 0:
+            card = self.registry.get(h)
+            if card is not None:
+                return "tag %s is %s in the board's hardware/tags.json, not enrolled here" % (
+                    h,
+                    card,
+                )
+            return "tag %s is not enrolled" % h
+        self.enrolled -= 1  # the last one takes its place
+        n = self.enrolled
+        hole = self._tags[i // _CHUNK]
+        last = self._tags[n // _CHUNK]
+        o = i % _CHUNK * _TAG
+        p = n % _CHUNK * _TAG
+        for k in range(_TAG):
+            hole[o + k] = last[p + k]
+        if not n % _CHUNK:
+            self._tags.pop()  # its chunk is empty
+        return None
+
+    def tags(self):
+        """The enrolled tags, (UID hex, card) one at a time (what store.py writes)."""
+        for i in range(self.enrolled):
+            t = self._tags[i // _CHUNK]
+            o = i % _CHUNK * _TAG
+            yield uid_hex(t[o + 1 : o + 1 + t[o]]), card_text(t[o + _SLOT])
 
     def forget(self):
         """The last read was refused: the same card laid again is a new read, however soon
@@ -65,15 +162,15 @@ class CardReads:
         self._field = reader.power_ups
         for uid in reader.read_field():
             self._remember(uid)
-            h = uid_hex(uid)
-            pile.append((self.registry.get(h), h))
+            pile.append((self.card_of(uid), uid_hex(uid)))
         self._first = False
         return pile
 
     def poll(self, now):
         """None, or one of ("card", card text or None, uid hex) for a card laid (None: an
-        unknown tag), ("enrolled", card, uid hex), ("pile", [(card or None, uid hex), ...],
-        None) once the tags lying on the reader at power-up have all been read."""
+        unknown tag), ("enrol", card, uid hex) for a tag laid while `enrol_as` waits for one
+        (the table enrols it: learn), ("pile", [(card or None, uid hex), ...], None) once
+        the tags lying on the reader at power-up have all been read."""
         reader = self._reader
         if reader.power_ups != self._field:  # the field (re)started: every tag is awake
             self._field = reader.power_ups
@@ -101,7 +198,7 @@ class CardReads:
         if self.stocktaking:
             if self._first:
                 self._remember(uid)
-                self._pile.append((self.registry.get(h), h))
+                self._pile.append((self.card_of(uid, h), h))
                 return None
             if self._known(uid):
                 return None  # on the pile since before the reset
@@ -112,23 +209,11 @@ class CardReads:
         self._last_at = now
         self._remember(uid)
         if self.enrol_as is not None:
-            card = self.enrol_as
-            self.enrol_as = None
-            self.registry[h] = card
-            return "enrolled", card, h
-        return "card", self.registry.get(h), h
+            return "enrol", self.enrol_as, h
+        return "card", self.card_of(uid, h), h
 
     def _known(self, uid):
-        seen = self._seen
-        n = len(uid)
-        for o in range(0, SEEN * _SLOT, _SLOT):
-            if seen[o] == n:
-                for i in range(n):
-                    if seen[o + 1 + i] != uid[i]:
-                        break
-                else:
-                    return True
-        return False
+        return _find(self._seen, _SLOT, SEEN, uid) >= 0
 
     def _remember(self, uid):
         if self._known(uid):
@@ -137,3 +222,18 @@ class CardReads:
         self._seen[o] = len(uid)
         self._seen[o + 1 : o + 1 + len(uid)] = uid
         self._next = (self._next + 1) % SEEN
+
+
+def _find(table, size, count, uid):
+    """The index of `uid` among the first `count` slots of `size` bytes (its length, then its
+    bytes) in `table`; -1 if it is not there."""
+    n = len(uid)
+    for k in range(count):
+        o = k * size
+        if table[o] == n:
+            for i in range(n):
+                if table[o + 1 + i] != uid[i]:
+                    break
+            else:
+                return k
+    return -1

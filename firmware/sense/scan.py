@@ -44,6 +44,7 @@ class Sense:
         self._now = 0
         self._edge_at = None  # when a sensor edge last settled
         self._started = False  # the first step takes stock of the cards on the reader
+        self.on_enrol = None  # callable(card, uid hex): a tag laid to be enrolled (the table)
 
     def step(self, now, game):
         b = self.board
@@ -75,8 +76,8 @@ class Sense:
                         self.cards.forget()  # refused: laid again at once, it is read again
                 elif kind == "pile":
                     game.on_pile(card, now)
-                else:
-                    game.on_enrolled(card, uid)
+                elif self.on_enrol:
+                    self.on_enrol(card, uid)
         if self.buttons:
             deb = self.buttons
             n = deb.update(b.buttons.read(), now)

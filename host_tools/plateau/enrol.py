@@ -1,6 +1,11 @@
 """`plateau enrol`: teach the table which tag is which card, one card or a whole deck, with
 the UID each tag answered, duplicates caught, and a registry file written as it goes (so an
-interrupted deck keeps what was done; the file has the shape of hardware/tags.json)."""
+interrupted deck keeps what was done; the file has the shape of hardware/tags.json).
+
+The table keeps what it enrolled on its own flash (firmware/store.py, tags.json there), so
+the file written here is a copy for people and for other tables, not what the table needs.
+A tag that is another card already is refused by the table (an `error` naming that card):
+it is said, and the table waits on for the right tag."""
 
 from __future__ import annotations
 
@@ -46,7 +51,7 @@ def enrol(port: str, cards: list[str], write: str | None, baud: int, timeout: fl
         while todo:
             card = todo[0]
             say(f"[{done + 1}/{len(cards)}] lay the tag of {card} on the reader")
-            uid = _enrol_one(link, card, timeout)
+            uid = _enrol_one(link, card, timeout, say)
             if uid is None:
                 say(f"  no tag within {timeout:.0f} s: {card} skipped")
                 todo.pop(0)
@@ -68,7 +73,7 @@ def enrol(port: str, cards: list[str], write: str | None, baud: int, timeout: fl
     return registry
 
 
-def _enrol_one(link: HostLink, card: str, timeout: float) -> str | None:
+def _enrol_one(link: HostLink, card: str, timeout: float, say=print) -> str | None:
     """The UID the next tag laid answered, once the table took it as `card`; None after
     `timeout` s. The command is sent again (same id: applied once) until it is answered."""
     cmd = {"cmd": "enrol", "card": card}
@@ -84,6 +89,8 @@ def _enrol_one(link: HostLink, card: str, timeout: float) -> str | None:
             answered = True
         if kind == "enrolled" and ev.get("card") == card:
             return str(ev.get("uid"))
+        if kind == "error" and ev.get("what") in ("enrol", "enrolled-tags"):
+            say(f"  {ev.get('why')}")
         now = time.monotonic()
         if now > end:
             return None

@@ -179,6 +179,27 @@ def test_enrol_says_each_uid_and_writes_the_registry(tmp_path):
     assert "enrol: 2 of 2 cards have a tag" in done.stdout
 
 
+def test_send_enrol_answers_with_the_uid_and_a_tag_given_twice_is_refused(tmp_path):
+    # `plateau send enrol` is done when a tag is laid, and says which (issue 17); the same tag
+    # laid again for another card is refused by the table, which says which card it is
+    script = tmp_path / "e.table"
+    script.write_text(
+        "table tock players=4\nwait 2000\ntag 04A1B2C3\nwait 5000\ntag 04A1B2C3\nwait 8000\n"
+    )
+    s = Serving(str(script))
+    try:
+        first = plateau("send", "--port", s.port, "enrol", "card=7H", "--timeout", "60")
+        again = plateau("send", "--port", s.port, "enrol", "8H", "--timeout", "12")
+    finally:
+        assert s.stop() == 0
+    assert first.returncode == 0, first.stdout + first.stderr
+    assert "lay the tag of 7H on the reader" in first.stdout
+    assert "7H: tag 04A1B2C3" in first.stdout
+    assert again.returncode == 1, again.stdout + again.stderr
+    assert "tag 04A1B2C3 is 7H already" in again.stdout, again.stdout
+    assert "8H skipped" in again.stdout
+
+
 class FakeLink:
     """What a board says to enrol commands: the next UID of a list for each."""
 

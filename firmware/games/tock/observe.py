@@ -112,14 +112,18 @@ def placement_fix(expected, occ, camp_expected, camp_seen):
     return "; ".join(words)
 
 
-def capture_fix(pos, card, occ, camp_seen):
+def capture_fix(pos, card, occ, camp_seen, touched, movers):
     """A capture half made (T13): the board shows a legal move of `card` done but for the
     captured pawns, still standing where the capturing pawn must stop (or lifted and not yet
     in their camp), and the capturing pawn not yet set down. The words to finish it, naming
-    squares and camp slots as the sensors are named; "" when no capture explains the board."""
+    squares and camp slots as the sensors are named; "" when no capture explains the board.
+    A card's moves are few and listed; a 7's splits are many (listing them all would not fit
+    an ESP32's heap), so for a 7 each square a pawn could be captured on is tried instead,
+    as the board's own check tries what it sees."""
     from games.tock.rules import COLOURS, entry_square, parse_square, square_name
 
-    for m in pos.legal_moves(card):
+    moves = _sevens_capturing(pos, card, occ, touched, movers) if card.rank == "7" else None
+    for m in moves or pos.legal_moves(card):
         if not m.captures:
             continue
         caught = [parse_square(n) for n in m.captures]
@@ -158,3 +162,27 @@ def capture_fix(pos, card, occ, camp_seen):
             )
         return "to capture with %s (T13): %s" % (card, ", ".join(words))
     return ""
+
+
+def _sevens_capturing(pos, card, occ, touched, movers):
+    """The 7's legal moves that capture on a square where the captured pawn still stands
+    (or stood, lifted): that square taken as touched (a pawn of the player's may be the one
+    on it), each colouring checked by the rules. A generator: one Move at a time."""
+    from games.tock.rules import Illegal
+
+    for s in range(TRACK):
+        if not pos.cells[s] or (s in touched and occ[s]):
+            continue  # no pawn there before, or one put back there: not a capture half made
+        seen = occ
+        if not occ[s]:
+            seen = bytearray(occ)
+            seen[s] = 1
+        more = set(touched)
+        more.add(s)
+        for cand in candidates(pos, movers, seen, more):
+            try:
+                m = pos.check(card, cand, more)
+            except Illegal:
+                continue
+            if m.captures:
+                yield m

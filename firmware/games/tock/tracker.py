@@ -444,7 +444,9 @@ class TockGame(Game):
             self.pos, self.occ, self._camp_expected(self.pos), self._camp_counts()
         )
         if self.card is not None:  # a capture half made: how to finish it comes first
-            finish = observe.capture_fix(self.pos, self.card, self.occ, self._camp_counts())
+            finish = observe.capture_fix(
+                self.pos, self.card, self.occ, self._camp_counts(), self.touched, self._movers()
+            )
             if finish:
                 fix = finish + ("; or, to take the move back: " + fix if fix else "")
         ev = {"type": "illegal", "what": kind, "fix": fix}

@@ -33,7 +33,10 @@ def send_words() -> str:
     for game in GAMES:
         for word, decl in declared(game).COMMANDS.items():
             lines.append(f"  {word} {args(decl)}".rstrip() + f"   ({game})")
-    lines.append("  e.g. enrol card=7H (plateau enrol does a whole deck), bet 3 40, bid 2 1")
+    lines.append(
+        "  e.g. enrol card=7H (waits for the tag and says its UID; kept on the board's flash;"
+    )
+    lines.append("  plateau enrol does a whole deck), unenrol 04A31922, bet 3 40, bid 2 1")
     return "\n".join(lines)
 
 
@@ -48,8 +51,8 @@ def add_send(sub, common) -> None:
     sd.add_argument(
         "--timeout",
         type=seconds(0.1),
-        default=3.0,
-        help="seconds to wait for the answer (default 3)",
+        default=None,
+        help="seconds to wait for the answer (default 3; for enrol, for the tag: 60)",
     )
     sd.add_argument("words", nargs="+", help="the command, e.g.: new tock players=2 rules=classic")
     sd.set_defaults(func=cmd_send)
@@ -91,6 +94,12 @@ def cmd_send(args: argparse.Namespace) -> int:
     except ValueError as e:
         raise UsageError(str(e)) from None
     port = resolve(args.port)
+    if cmd["cmd"] == "enrol":  # done once a tag is laid: its UID is the answer
+        from plateau.enrol import enrol
+
+        got = enrol(port, [cmd["card"]], None, args.baud, args.timeout or 60.0, say)
+        return 0 if got else 1
+    args.timeout = args.timeout or 3.0
     link = HostLink(port, args.baud, following=False)
     try:
         link.open(hello=False)
