@@ -170,8 +170,11 @@ def add_enrol(sub, common) -> None:
         parents=[common.port],
         help="teach the table which tag is which card: one card, or a whole deck",
         description="For each card in turn: lay its tag on the reader; the table says the "
-        "tag's UID. A tag given twice is caught (the earlier card is asked again). The "
-        "registry is written as it goes (--write).",
+        "tag's UID and keeps it on its own flash (it lasts across resets; a reset in the "
+        "middle loses nothing the table confirmed). A tag that is another card already is "
+        "refused by the table, which waits on for the right one; `plateau send unenrol UID` "
+        "forgets a tag. A copy of the registry is written here as it goes (--write). "
+        "Details: docs/protocol.md, section 8, Enrolment.",
     )
     en.add_argument("cards", nargs="*", help="cards to enrol: 7H, QS, X, es:12B (Spanish)")
     en.add_argument("--deck", choices=sorted(DECKS), help="every card of this deck in turn")
