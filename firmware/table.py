@@ -239,14 +239,14 @@ class Table:
         """At boot: the tags enrolled here, from flash. None, or what went wrong: a file
         damaged (then none is used), or entries left out (not a UID and a card, another
         card already, or past ENROL_MAX)."""
-        from link.commands import typed
-
         cards = self.sense.cards if self.sense else None
         if cards is None:
             return None
         bad = []
 
         def add(uid, card):
+            from link.commands import typed  # only when there are tags: heap
+
             try:
                 h = typed({"cmd": "unenrol", "tag": uid})["tag"]
                 card = typed({"cmd": "enrol", "card": card})["card"]
