@@ -59,6 +59,7 @@ class Store:
         self._kept = 0  # the last event on flash
         self.saves = 0
         self.error = None  # why the saved state could not be used, if it could not
+        self._tags_unread = None  # why tags.json could not be read: it is not written over
         try:
             os.mkdir(folder)
         except OSError:
@@ -82,6 +83,12 @@ class Store:
         (it is read twice: the CRC first, then the file). None once there, else why not (the
         file as it was stays: the tags enrolled before are not lost). One tag a line, so a
         whole deck is never one string on the heap (see load_tags)."""
+        if self._tags_unread:
+            return (
+                "the tags on flash were not read at power-up (%s): restart the board "
+                % (self._tags_unread)
+                + "before enrolling, or they would be written over"
+            )
         crc = 0
         for piece in _tag_lines(tags()):
             crc = crc32(piece.encode(), crc)
@@ -103,8 +110,10 @@ class Store:
         path = self.folder + "/tags.json"
         try:
             f = open(path)
-        except OSError:
-            return None  # nothing enrolled yet
+        except OSError as e:
+            if e.args and e.args[0] == 2:  # ENOENT
+                return None  # nothing enrolled yet
+            return self._unread(e)
         try:
             with f:
                 head = f.readline()
@@ -128,12 +137,20 @@ class Store:
                     for uid in pair:
                         add(uid, pair[uid])
                 raise ValueError("cut short")
-        except (ValueError, KeyError, TypeError, MemoryError, OSError) as e:
+        except (MemoryError, OSError) as e:
+            return self._unread(e)
+        except (ValueError, KeyError, TypeError) as e:
             try:
                 os.rename(path, self.folder + "/tags.bad")
             except OSError:
                 pass
             return "enrolled tags unreadable (%s): kept as tags.bad, enrol them again" % e
+
+    def _unread(self, e):
+        """tags.json could not be read (short of heap, a flash error): it may be good, so it
+        is left as it is and not written over until the next power-up reads it."""
+        self._tags_unread = str(e) or type(e).__name__
+        return "enrolled tags not read (%s): not used until the next power-up" % e
 
     def keep(self, boot, ring, first, last):
         """Events first..last of the link's `ring` to events.log (all the ring holds when

@@ -250,7 +250,7 @@ class Table:
             try:
                 h = typed({"cmd": "unenrol", "tag": uid})["tag"]
                 card = typed({"cmd": "enrol", "card": card})["card"]
-                why = None if h == uid else "not a UID"
+                why = None if h == uid and h != "all" else "not a UID"
             except ValueError as e:
                 why = str(e)
             if why or cards.learn(bytes.fromhex(uid), card):
@@ -330,10 +330,10 @@ class Table:
 
     def _resume_enrol(self, card):
         """A tag awaited when the power went: awaited still (the host had the answer)."""
-        from link.commands import typed
-
         if card is None or not self.sense or not self.sense.cards:
             return
+        from link.commands import typed
+
         try:
             self.sense.cards.enrol_as = typed({"cmd": "enrol", "card": card})["card"]
         except ValueError:

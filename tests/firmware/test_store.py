@@ -90,3 +90,36 @@ def test_watchdog_fed_on_every_pass():
     for _ in range(50):
         t.step()
     assert dog.feeds == 50
+
+
+def test_enrolled_tags_round_trip_a_line_each_and_load_as_json_too():
+    import json
+
+    st = fresh()
+    tags = [("04AABBCCDDEE%02X" % n, "es:%dB" % (n % 12 + 1)) for n in range(40)]
+    assert st.save_tags(lambda: iter(tags)) is None
+    got = []
+    assert Store(DIR).load_tags(lambda u, c: got.append((u, c))) is None
+    assert got == tags
+    with open(DIR + "/tags.json") as f:
+        text = f.read()
+    assert json.loads(text)["state"]["tags"] == dict(tags)  # one envelope for every file
+    assert text.count("\n") == 41 and "tags.tmp" not in os.listdir(DIR)
+    assert st.save_tags(lambda: iter([])) is None  # none enrolled: a file that says so
+    assert Store(DIR).load_tags(lambda u, c: got.append(u)) is None and len(got) == 40
+
+
+def test_enrolled_tags_that_cannot_be_read_are_not_written_over():
+    # a tags.json the board could not read (here: a folder; on a board: short of heap, a
+    # flash read error) may be good: it is neither set aside nor replaced by what comes next
+    fresh()
+    os.mkdir(DIR + "/tags.json")
+    st = Store(DIR)
+    try:
+        why = st.load_tags(lambda u, c: None)
+        assert why and "not read" in why, why
+        refused = st.save_tags(lambda: iter([("04AABBCC", "7H")]))
+        assert refused and "restart the board" in refused, refused
+        assert "tags.bad" not in os.listdir(DIR)
+    finally:
+        os.rmdir(DIR + "/tags.json")

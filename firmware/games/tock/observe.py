@@ -8,7 +8,7 @@
 #   - touched and occupied before and after: the same pawn put back, or a capture (a pawn
 #     the player moves landed there); after a Jack, any colour among the touched pawns.
 # The few colourings this leaves are the candidates; the rules check decides among them.
-from games.tock.rules import CELLS, TRACK, colour_of_home
+from games.tock.rules import CELLS, TRACK, Illegal, colour_of_home
 
 MAX_CANDIDATES = 64  # more would mean hands all over the board: nothing a move explains
 
@@ -168,8 +168,6 @@ def _sevens_capturing(pos, card, occ, touched, movers):
     """The 7's legal moves that capture on a square where the captured pawn still stands
     (or stood, lifted): that square taken as touched (a pawn of the player's may be the one
     on it), each colouring checked by the rules. A generator: one Move at a time."""
-    from games.tock.rules import Illegal
-
     for s in range(TRACK):
         if not pos.cells[s] or (s in touched and occ[s]):
             continue  # no pawn there before, or one put back there: not a capture half made
