@@ -11,6 +11,7 @@
 from games.tock.rules import CELLS, TRACK, Illegal, colour_of_home
 
 MAX_CANDIDATES = 64  # more would mean hands all over the board: nothing a move explains
+SEVEN_TRIES = 12  # rules checks a 7's capture fix may make (see _sevens_capturing)
 
 
 def candidates(pos, movers, occ, touched, swap=False):
@@ -122,6 +123,8 @@ def capture_fix(pos, card, occ, camp_seen, touched, movers):
     as the board's own check tries what it sees."""
     from games.tock.rules import COLOURS, entry_square, parse_square, square_name
 
+    if card.rank == "J":
+        return ""  # a swap captures nothing (T12)
     moves = _sevens_capturing(pos, card, occ, touched, movers) if card.rank == "7" else None
     for m in moves or pos.legal_moves(card):
         if not m.captures:
@@ -167,10 +170,21 @@ def capture_fix(pos, card, occ, camp_seen, touched, movers):
 def _sevens_capturing(pos, card, occ, touched, movers):
     """The 7's legal moves that capture on a square where the captured pawn still stands
     (or stood, lifted): that square taken as touched (a pawn of the player's may be the one
-    on it), each colouring checked by the rules. A generator: one Move at a time."""
+    on it), each colouring checked by the rules. A generator: one Move at a time. Only
+    squares 1 to 7 ahead of a pawn the player may move are tried, and at most SEVEN_TRIES
+    checks are made: a 7's check takes up to about 25 ms on an ESP32, and this runs once,
+    when the `illegal` is said."""
+    cells = pos.cells
+    tries = 0
     for s in range(TRACK):
-        if not pos.cells[s] or (s in touched and occ[s]):
+        if not cells[s] or (s in touched and occ[s]):
             continue  # no pawn there before, or one put back there: not a capture half made
+        reach = False
+        for k in range(1, 8):
+            if cells[(s - k) % TRACK] in movers:
+                reach = True
+        if not reach:
+            continue
         seen = occ
         if not occ[s]:
             seen = bytearray(occ)
@@ -178,6 +192,9 @@ def _sevens_capturing(pos, card, occ, touched, movers):
         more = set(touched)
         more.add(s)
         for cand in candidates(pos, movers, seen, more):
+            tries += 1
+            if tries > SEVEN_TRIES:
+                return
             try:
                 m = pos.check(card, cand, more)
             except Illegal:
