@@ -50,46 +50,6 @@ RETIRED_MAX = 64  # ended boots remembered (their late frames are dropped)
 UNLOGGED = ("heartbeat", "sim_end")  # link messages counted or acted on, never logged
 
 
-class FastDecoder:
-    """The firmware's frame.Decoder, for CPython: the same frames and errors, but the
-    delimiters are found with bytes.find instead of a loop over every byte (the board's way
-    suits MicroPython's heap; this one is what lets the host log 50 000 events a second)."""
-
-    def __init__(self, max_frame: int = frame.MAX_FRAME):
-        self._buf = bytearray()
-        self._max = max_frame
-        self.errors = 0
-        self.last_error: str | None = None
-
-    def feed(self, data: bytes) -> list[bytes]:
-        buf = self._buf
-        buf += data
-        out = []
-        start = 0
-        while True:
-            end = buf.find(0, start)
-            if end < 0:
-                break
-            if end > start:
-                if end - start > self._max:
-                    self._fail(f"frame longer than {self._max} bytes")
-                else:
-                    try:
-                        out.append(frame.check(bytes(buf[start:end])))
-                    except ValueError as e:
-                        self._fail(str(e))
-            start = end + 1
-        del buf[:start]
-        if len(buf) > self._max:  # no delimiter for too long: drop it, resync later
-            self._fail(f"frame longer than {self._max} bytes")
-            buf.clear()
-        return out
-
-    def _fail(self, why: str) -> None:
-        self.errors += 1
-        self.last_error = why
-
-
 class LinkError(Exception):
     """A problem a person can act on: the message says what and what to do."""
 
@@ -340,7 +300,7 @@ class HostLink:
         self.baudrate = baudrate
         self.rx = Receiver(following)
         self._ser: serial.Serial | None = None
-        self._decoder = FastDecoder()
+        self._decoder = frame.Decoder()
         # text ids, unique across host runs (a random prefix): the board answers a command
         # sent again with its id without applying it twice
         prefix = secrets.token_hex(4)
@@ -395,7 +355,7 @@ class HostLink:
                 ) from e
             raise LinkError(f"cannot open {self.port}: {e}. Is the table plugged in?") from e
         self._ser = ser
-        self._decoder = FastDecoder()
+        self._decoder = frame.Decoder()
         self.rx.session(self.clock())
         self.rx.asking = hello and self.rx.following  # hello=False: commands only, never ask
         if self.rx.asking:

@@ -12,7 +12,7 @@ import plateau  # noqa: E402,F401
 from link import frame  # noqa: E402
 from link.link import Link  # noqa: E402
 from link.ring import Ring  # noqa: E402
-from plateau.hostlink import FastDecoder, HostLink  # noqa: E402
+from plateau.hostlink import HostLink  # noqa: E402
 from plateau.logger import Logger  # noqa: E402
 
 N = 100_000
@@ -46,7 +46,7 @@ def decode_and_log(data: bytes, work: Path) -> float:
     link = HostLink("bench")
     log = Logger(work / "bench.jsonl", work / "bench.sqlite")
     t0 = time.perf_counter()
-    for payload in FastDecoder().feed(data):
+    for payload in frame.Decoder().feed(data):
         for ev, loggable in link.rx.take(payload, 0.0):
             if loggable:
                 log.write(ev)

@@ -17,7 +17,7 @@ from clock import VirtualClock
 from link import frame
 from link.link import Link
 from link.ring import Ring
-from plateau.hostlink import DEAD_AFTER_S, FastDecoder, Receiver
+from plateau.hostlink import DEAD_AFTER_S, Receiver
 
 STEP_MS = 5
 
@@ -78,7 +78,7 @@ def session(seed, minutes=4, ring_bytes=None):
     link = Link(lambda b: down.put(b, clock.now), f"b{seed:07x}")
     link.ring = Ring(ring_bytes) if ring_bytes else Ring()
     rx = Receiver()
-    decoder = FastDecoder()
+    decoder = frame.Decoder()
     got = []  # numbered events passed on, in order
     gaps = []
     accounted = set()  # passed on, or named in a gap
@@ -214,7 +214,7 @@ def board(boot="feedf00d", ring=None):
 
 
 def payloads(frames):
-    d = FastDecoder()
+    d = frame.Decoder()
     return [p for f in frames for p in d.feed(f)]
 
 
