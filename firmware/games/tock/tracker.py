@@ -24,6 +24,14 @@ from games.tock.rules import (
     parse_square,
 )
 
+# The board against the game, one of three states (explicit, as the MFRC522 driver's):
+AGREES = const(0)  # the pawns stand as the game has them (a laid card may await its move)
+WRONG = const(1)  # they do not (self.wrong says how), since self.wrong_at: hands may be at it
+REPORTED = const(2)  # still wrong illegal_ms later: an `illegal` event said so; `corrected`
+# is said when the board agrees again. How it is wrong:
+CAMP = "camp"  # the track is right, a camp is not (a captured pawn still in hand)
+NO_CARD = "no-card"  # pawns moved with no card on the reader
+ILLEGAL = "illegal"  # no legal move of the card gives this board
 SETTLE_MS = const(90)  # quiet time after the last settled edge before the board is read
 ILLEGAL_MS = const(1500)  # a wrong board must stay wrong this long to be reported
 HISTORY = const(4)  # moves that `undo` can take back (each kept position costs heap)
@@ -66,7 +74,9 @@ class TockGame(Game):
         self._lifts = 0  # lifts since the air was last empty
         self.last_edge = 0
         self.dirty = True  # the board changed since it was last read
-        self.problem = None  # type: tuple | None  # (kind, since ms, reported?) if wrong
+        self.board_state = AGREES  # the board against the game: AGREES, WRONG or REPORTED
+        self.wrong = None  # type: str | None  # how (CAMP, NO_CARD, ILLEGAL) when not AGREES
+        self.wrong_at = 0  # since when
         self.owed = False  # an `illegal` was said and no `corrected` yet
         self.unsaved = True  # the game changed since it was last saved (store.py)
         self.resumed = False  # restored after a reset: compare with the board, say so
@@ -118,8 +128,8 @@ class TockGame(Game):
             "card": str(self.card) if self.card else None,
             "played": len(self.played),
         }
-        if self.problem and self.problem[2]:
-            snap["problem"] = self.problem[0]
+        if self.board_state == REPORTED:
+            snap["problem"] = self.wrong
         return snap
 
     def _seat(self):
@@ -299,19 +309,15 @@ class TockGame(Game):
         if self.dirty:
             self.dirty = False
             self._read_board(now)
-        if (
-            self.problem
-            and not self.problem[2]
-            and elapsed(now, self.problem[1]) >= self.illegal_ms
-        ):
-            self._report(now)
+        if self.board_state == WRONG and elapsed(now, self.wrong_at) >= self.illegal_ms:
+            self._report()
 
     def _read_board(self, now):
         pos = self.pos
         if self.resumed:
             self._resume(now)
         if self._matches(pos):
-            self.problem = None
+            self._agrees()
             self._corrected()
             if self.card is not None and self.card.rank == "J" and len(self.touched) >= 2:
                 self._try_move(now)  # a Jack leaves occupancy as it was
@@ -319,14 +325,23 @@ class TockGame(Game):
         if self.card is not None and self._try_move(now):
             return
         if self._track_matches(pos):
-            kind = "camp"
+            kind = CAMP
         elif self.card is None:
-            kind = "no-card"
+            kind = NO_CARD
         else:
-            kind = "illegal"
-        if self.problem is None or self.problem[0] != kind or not self.problem[2]:
+            kind = ILLEGAL
+        if self.board_state != REPORTED or self.wrong != kind:
             # the clock restarts at every change: hands still moving are not a wrong board
-            self.problem = (kind, now, False)
+            self._wrong(kind, now)
+
+    def _agrees(self):
+        self.board_state = AGREES
+        self.wrong = None
+
+    def _wrong(self, kind, since):
+        self.board_state = WRONG
+        self.wrong = kind
+        self.wrong_at = since
 
     def _resume(self, now):
         """First look at the board after a reset: say the game resumed, and whether the
@@ -409,14 +424,14 @@ class TockGame(Game):
             ev["captures"] = move.captures
         self._advance(ev, move.after)
         self.emit(ev)
-        self.problem = None
+        self._agrees()
         winner = move.after.winner()
         if winner is not None:
             self.emit({"type": "win", "seat": move.after._seat_name(winner)})
         if self._matches(move.after):
             self._corrected()  # a board said illegal was made right by the move itself
         else:
-            self.problem = ("camp", self.last_edge, False)  # captured pawn still in hand
+            self._wrong(CAMP, self.last_edge)  # a captured pawn still in hand
 
     def _corrected(self):
         """The board is legal again: `corrected`, if an `illegal` was said."""
@@ -435,11 +450,8 @@ class TockGame(Game):
         self.touched = set()
         self.unsaved = True  # saved before it is announced (link.Link.flush)
 
-    def _report(self, now):
-        problem = self.problem
-        if problem is None:
-            return
-        kind = problem[0]
+    def _report(self):
+        kind = self.wrong
         fix = observe.placement_fix(
             self.pos, self.occ, self._camp_expected(self.pos), self._camp_counts()
         )
@@ -450,16 +462,16 @@ class TockGame(Game):
             if finish:
                 fix = finish + ("; or, to take the move back: " + fix if fix else "")
         ev = {"type": "illegal", "what": kind, "fix": fix}
-        if kind == "camp":
+        if kind == CAMP:
             ev["why"] = "the board is not as the game is"
-        elif kind == "no-card":
+        elif kind == NO_CARD:
             ev["why"] = "pawns moved but no card was laid on the reader"
         else:
             ev["what"] = "move"
             ev["card"] = str(self.card)
             ev["why"] = self.last_why or "no legal move of %s leads to this board" % self.card
         self.emit(ev)
-        self.problem = (kind, problem[1], True)
+        self.board_state = REPORTED
         self.owed = True
 
 
