@@ -114,46 +114,42 @@ class Decoder:
         self.last_error = None
 
     def feed(self, data):
-        """`data`: bytes or bytearray, any part of the stream."""
+        """`data`: bytes or bytearray, any part of the stream. One method, no helpers: on a
+        frozen board each method of a class costs heap (a function object and a slot)."""
         out = []  # type: list[bytes]
+        buf = self._buf
         n = len(data)
         i = 0
         while i < n:
             z = data.find(b"\x00", i)
-            if z < 0:  # a frame's beginning: kept for the next piece
-                self._keep(data, i, n)
-                break
-            if self._n or self._overflow:  # the end of a frame begun in an earlier piece
-                self._keep(data, i, z)
-                self._frame(self._buf, 0, self._n, self._overflow, out)
+            if z < 0 or self._n or self._overflow:
+                # a frame that spans pieces: its bytes into the buffer (a few, byte by byte,
+                # nothing allocated), checked there when its end comes
+                end = n if z < 0 else z
+                k = self._n
+                if self._overflow or k + end - i > len(buf):
+                    self._overflow = True
+                else:
+                    for j in range(i, end):
+                        buf[k] = data[j]
+                        k += 1
+                    self._n = k
+                if z < 0:
+                    break
+                body, start, stop, over = buf, 0, k, self._overflow
                 self._n = 0
                 self._overflow = False
-            elif z > i:  # a whole frame in this piece
-                self._frame(data, i, z, z - i > len(self._buf), out)
+            else:  # a whole frame inside this piece, checked in place
+                body, start, stop, over = data, i, z, z - i > len(buf)
+            if over:
+                self._fail("frame longer than %d bytes" % len(buf))
+            elif stop > start:
+                try:
+                    out.append(check(memoryview(body)[start:stop]))
+                except (ValueError, MemoryError) as e:  # short of heap: a frame lost
+                    self._fail(str(e))
             i = z + 1
         return out
-
-    def _keep(self, data, i, end):
-        """Bytes of a frame that goes on in the next piece, into the buffer (byte by byte:
-        a few, and nothing allocated)."""
-        buf = self._buf
-        k = self._n
-        if self._overflow or k + end - i > len(buf):
-            self._overflow = True
-            return
-        for j in range(i, end):
-            buf[k] = data[j]
-            k += 1
-        self._n = k
-
-    def _frame(self, data, i, end, overflow, out):
-        if overflow:
-            self._fail("frame longer than %d bytes" % len(self._buf))
-            return
-        try:
-            out.append(check(memoryview(data)[i:end]))
-        except (ValueError, MemoryError) as e:  # short of heap: a frame lost
-            self._fail(str(e))
 
     def _fail(self, why):
         self.errors += 1

@@ -24,14 +24,14 @@ from games.tock.rules import (
     parse_square,
 )
 
-# The board against the game, one of three states (explicit, as the MFRC522 driver's):
-AGREES = const(0)  # the pawns stand as the game has them (a laid card may await its move)
-WRONG = const(1)  # they do not (self.wrong says how), since self.wrong_at: hands may be at it
-REPORTED = const(2)  # still wrong illegal_ms later: an `illegal` event said so; `corrected`
-# is said when the board agrees again. How it is wrong:
-CAMP = "camp"  # the track is right, a camp is not (a captured pawn still in hand)
-NO_CARD = "no-card"  # pawns moved with no card on the reader
-ILLEGAL = "illegal"  # no legal move of the card gives this board
+# The board against the game, one of three states (explicit, as the MFRC522 driver's; private
+# consts, inlined: a public name would cost a slot of the module's dict on the board's heap):
+_AGREES = const(0)  # the pawns stand as the game has them (a laid card may await its move)
+_WRONG = const(1)  # they do not (self.wrong says how), since self.wrong_at: hands may be at it
+_REPORTED = const(2)  # still wrong illegal_ms later: an `illegal` event said so; `corrected`
+# is said when the board agrees again. How it is wrong (self.wrong, the event's words):
+# "camp": the track is right, a camp is not (a captured pawn still in hand); "no-card": pawns
+# moved with no card on the reader; "illegal": no legal move of the card gives this board.
 SETTLE_MS = const(90)  # quiet time after the last settled edge before the board is read
 ILLEGAL_MS = const(1500)  # a wrong board must stay wrong this long to be reported
 HISTORY = const(4)  # moves that `undo` can take back (each kept position costs heap)
@@ -74,8 +74,8 @@ class TockGame(Game):
         self._lifts = 0  # lifts since the air was last empty
         self.last_edge = 0
         self.dirty = True  # the board changed since it was last read
-        self.board_state = AGREES  # the board against the game: AGREES, WRONG or REPORTED
-        self.wrong = None  # type: str | None  # how (CAMP, NO_CARD, ILLEGAL) when not AGREES
+        self.board_state = _AGREES  # the board against the game: _AGREES, _WRONG or _REPORTED
+        self.wrong = ""  # how ("camp", "no-card", "illegal"), read when not _AGREES
         self.wrong_at = 0  # since when
         self.owed = False  # an `illegal` was said and no `corrected` yet
         self.unsaved = True  # the game changed since it was last saved (store.py)
@@ -128,7 +128,7 @@ class TockGame(Game):
             "card": str(self.card) if self.card else None,
             "played": len(self.played),
         }
-        if self.board_state == REPORTED:
+        if self.board_state == _REPORTED:
             snap["problem"] = self.wrong
         return snap
 
@@ -309,7 +309,7 @@ class TockGame(Game):
         if self.dirty:
             self.dirty = False
             self._read_board(now)
-        if self.board_state == WRONG and elapsed(now, self.wrong_at) >= self.illegal_ms:
+        if self.board_state == _WRONG and elapsed(now, self.wrong_at) >= self.illegal_ms:
             self._report()
 
     def _read_board(self, now):
@@ -317,7 +317,7 @@ class TockGame(Game):
         if self.resumed:
             self._resume(now)
         if self._matches(pos):
-            self._agrees()
+            self.board_state = _AGREES
             self._corrected()
             if self.card is not None and self.card.rank == "J" and len(self.touched) >= 2:
                 self._try_move(now)  # a Jack leaves occupancy as it was
@@ -325,23 +325,16 @@ class TockGame(Game):
         if self.card is not None and self._try_move(now):
             return
         if self._track_matches(pos):
-            kind = CAMP
+            kind = "camp"
         elif self.card is None:
-            kind = NO_CARD
+            kind = "no-card"
         else:
-            kind = ILLEGAL
-        if self.board_state != REPORTED or self.wrong != kind:
+            kind = "illegal"
+        if self.board_state != _REPORTED or self.wrong != kind:
             # the clock restarts at every change: hands still moving are not a wrong board
-            self._wrong(kind, now)
-
-    def _agrees(self):
-        self.board_state = AGREES
-        self.wrong = None
-
-    def _wrong(self, kind, since):
-        self.board_state = WRONG
-        self.wrong = kind
-        self.wrong_at = since
+            self.board_state = _WRONG
+            self.wrong = kind
+            self.wrong_at = now
 
     def _resume(self, now):
         """First look at the board after a reset: say the game resumed, and whether the
@@ -424,14 +417,16 @@ class TockGame(Game):
             ev["captures"] = move.captures
         self._advance(ev, move.after)
         self.emit(ev)
-        self._agrees()
+        self.board_state = _AGREES
         winner = move.after.winner()
         if winner is not None:
             self.emit({"type": "win", "seat": move.after._seat_name(winner)})
         if self._matches(move.after):
             self._corrected()  # a board said illegal was made right by the move itself
         else:
-            self._wrong(CAMP, self.last_edge)  # a captured pawn still in hand
+            self.board_state = _WRONG  # a captured pawn still in hand
+            self.wrong = "camp"
+            self.wrong_at = self.last_edge
 
     def _corrected(self):
         """The board is legal again: `corrected`, if an `illegal` was said."""
@@ -462,16 +457,16 @@ class TockGame(Game):
             if finish:
                 fix = finish + ("; or, to take the move back: " + fix if fix else "")
         ev = {"type": "illegal", "what": kind, "fix": fix}
-        if kind == CAMP:
+        if kind == "camp":
             ev["why"] = "the board is not as the game is"
-        elif kind == NO_CARD:
+        elif kind == "no-card":
             ev["why"] = "pawns moved but no card was laid on the reader"
         else:
             ev["what"] = "move"
             ev["card"] = str(self.card)
             ev["why"] = self.last_why or "no legal move of %s leads to this board" % self.card
         self.emit(ev)
-        self.board_state = REPORTED
+        self.board_state = _REPORTED
         self.owed = True
 
 
