@@ -7,8 +7,8 @@
 #   - the `repl` command asked for it: main.py writes FLAG and resets the board (once only:
 #     the flag is removed as it is read, so the next power-up runs the table again);
 #   - the safe button (pinmap.json "safe_button", the pause button) is held at power-up;
-#   - the watchdog restarted the board MAX_HANGS times in a row (a hang at every start: the
-#     count is cleared by any other kind of reset and once a table has run STABLE_MS).
+#   - the watchdog restarted the board _MAX_HANGS times in a row (a hang at every start: the
+#     count is cleared by any other kind of reset and once a table has run _STABLE_MS).
 # Logic only: `machine` is handed in (boot.py), so a test drives it with a stand-in.
 import os
 
@@ -16,8 +16,8 @@ from micropython import const
 
 FLAG = "safe"  # written by the `repl` command path just before machine.reset()
 HANGS = "hangs"  # watchdog resets in a row
-MAX_HANGS = const(3)
-STABLE_MS = const(60000)
+_MAX_HANGS = const(3)
+_STABLE_MS = const(60000)
 
 decided = False  # decide() ran (boot.py); main.py decides itself if not
 why = None  # why the board is in safe mode, or None: run the table
@@ -32,7 +32,7 @@ def decide(machine, folder="hardware"):
     elif _held(machine, folder):
         why = "the safe button was held at power-up"
     hangs = _count_hangs(machine)
-    if why is None and hangs >= MAX_HANGS:
+    if why is None and hangs >= _MAX_HANGS:
         _remove(HANGS)  # the next power-up tries the table again
         why = "the watchdog restarted the board %d times in a row" % hangs
     return why
@@ -96,7 +96,7 @@ def _count_hangs(machine):
 
 
 class Watchdog:
-    """machine.WDT as the table loop feeds it; once the table has run STABLE_MS, the count of
+    """machine.WDT as the table loop feeds it; once the table has run _STABLE_MS, the count of
     watchdog resets in a row starts again from zero."""
 
     def __init__(self, wdt):
@@ -110,6 +110,6 @@ class Watchdog:
 
     def feed(self):
         self._wdt.feed()
-        if self._counting and self._diff(self._ticks(), self._started) >= STABLE_MS:
+        if self._counting and self._diff(self._ticks(), self._started) >= _STABLE_MS:
             self._counting = False
             _remove(HANGS)

@@ -28,7 +28,7 @@
 #
 # Writes are bounded: one of each per pass of the table loop that announced something
 # (events come at a person's pace: a card, then its move, seconds apart); any other change at
-# most every MIN_SAVE_MS. Flash blocks endure about 100 000 erase cycles and LittleFS spreads
+# most every _MIN_SAVE_MS. Flash blocks endure about 100 000 erase cycles and LittleFS spreads
 # its writes over the whole partition, so even 4 writes a second without pause would take
 # months to wear it; a real game writes a few times a minute.
 import json
@@ -40,12 +40,12 @@ from micropython import const
 
 from clock import elapsed
 
-MIN_SAVE_MS = const(250)
+_MIN_SAVE_MS = const(250)
 VERSION = const(2)  # {"game": game state, "link": {"boot", "seq"}, "done": [ids]}; 1: the game
 
 
 class Store:
-    def __init__(self, folder, min_save_ms=MIN_SAVE_MS):
+    def __init__(self, folder, min_save_ms=_MIN_SAVE_MS):
         self.folder = folder
         self.path = folder + "/state.json"
         self.tmp = folder + "/state.tmp"

@@ -9,7 +9,7 @@ from micropython import const
 from clock import TICKS_MAX, elapsed
 
 SCAN_MS = const(5)  # 200 scans a second, start to start: see firmware/sense for why
-ERROR_MS = const(1000)  # a step that keeps failing is reported at most once a second
+_ERROR_MS = const(1000)  # a step that keeps failing is reported at most once a second
 # The loop places MicroPython's collections itself (see Table._step). CPython, running the
 # same table in the host's tests, frees by reference counts: a full collection there is
 # only slow.
@@ -175,16 +175,7 @@ class Table:
         `sensor` message (chain bit, the name the sensor map gives it, level)."""
         if not self.sense:
             return "this table has no sensing"
-        names = self.sense.board.names
-        link = self.link
-        if cmd.get("mode", "on") == "off":
-            self.sense.tap = None
-            return None
-
-        def tap(bit, level):
-            link.tell({"type": "sensor", "bit": bit, "name": names[bit], "level": level})
-
-        self.sense.tap = tap
+        self.sense.configure(calibrate=cmd.get("mode", "on") != "off")
         return None
 
     # --- enrolment: which tag is which card (docs/protocol.md, "Enrolment") -------------
@@ -273,8 +264,8 @@ class Table:
         for key in cmd:
             v = cmd[key]
             if key == "debounce_ms":
-                if self.sense and self.sense.sensors:
-                    self.sense.sensors.debounce_ms = v
+                if self.sense:
+                    self.sense.configure(v)
             elif key in ("settle_ms", "illegal_ms") and self.game and hasattr(self.game, key):
                 setattr(self.game, key, v)
         return None
@@ -362,11 +353,11 @@ class Table:
             self.watchdog.feed()
 
     def failed(self, e):
-        """Report an exception the loop caught, at most once every ERROR_MS (with how
+        """Report an exception the loop caught, at most once every _ERROR_MS (with how
         many were not reported): a bug hit on every scan must not flood the link."""
         self.failures += 1
         now = self.clock.ticks_ms()
-        if self._failed_at is not None and elapsed(now, self._failed_at) < ERROR_MS:
+        if self._failed_at is not None and elapsed(now, self._failed_at) < _ERROR_MS:
             self._unsaid += 1
             return
         self._failed_at = now
@@ -379,6 +370,14 @@ class Table:
         except Exception:
             self._unsaid += 1  # out of memory, likely: the next report counts this one
 
+    def _tell_calibration(self):
+        """Calibrating: the settled sensor edges to the host. A method of its own: _step's
+        locals stay few enough for MicroPython to keep its frame on the C stack, not on the
+        heap under the game's step (more than 11 words of locals and stack go to the heap)."""
+        names = self.sense.board.names
+        for bit, level in self.sense.calibrated():
+            self.link.tell({"type": "sensor", "bit": bit, "name": names[bit], "level": level})
+
     def _step(self):
         data = self.transport.read()
         if data:
@@ -389,6 +388,8 @@ class Table:
             busy = False
             if self.sense:
                 self.sense.step(now, game)
+                if self.sense.calibration:
+                    self._tell_calibration()
                 busy = self.sense.busy()
                 if self._busy and not busy:
                     self._collect = True  # the sensors just settled: the game reads soon

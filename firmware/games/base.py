@@ -12,18 +12,18 @@
 # last deal's top two cards were found, its pile is there and they were its cards; if not,
 # it was gathered and they are new cards, played then in the order read (with every card
 # read after them in the meantime, so the order holds). A card of the last deal laid on its
-# pile within PILE_MS of power-up is taken for that pile: the one case the table cannot
+# pile within _PILE_MS of power-up is taken for that pile: the one case the table cannot
 # tell until the sense layer says which tags were there at power-up. Each card game
 # says which cards make its deals (`deal`, `last_deal`, saved with the game). Which reads
 # are the pile: the sense layer says so when it can (`on_pile`: every tag in the field at
 # power-up at once, before any card counts as laid; or `pile=True` on a read); otherwise,
-# reads in the first PILE_MS after the game resumed.
+# reads in the first _PILE_MS after the game resumed.
 from micropython import const
 
 from clock import elapsed
 
-PILE_MS = const(1000)  # a pile of cards is read again well within this after power-up
-REFUSED = const(4)  # refused cards remembered (a few wrong cards on the pile at most)
+_PILE_MS = const(1000)  # a pile of cards is read again well within this after power-up
+_REFUSED = const(4)  # refused cards remembered (a few wrong cards on the pile at most)
 
 
 class Game:
@@ -98,7 +98,7 @@ class Game:
         if (
             self._settling
             or self._stocktaken
-            or not (pile or self._powered is not None and elapsed(now, self._powered) < PILE_MS)
+            or not (pile or self._powered is not None and elapsed(now, self._powered) < _PILE_MS)
         ):
             return False
         if card in self.refused:
@@ -145,7 +145,7 @@ class Game:
         if card in self.refused:
             return False
         self.refused.append(card)
-        del self.refused[:-REFUSED]
+        del self.refused[:-_REFUSED]
         self.unsaved = True
         return True
 
@@ -156,7 +156,7 @@ class Game:
     def restored(self, state):
         """Called by each game's restore(): the pile memory, and the power-up window."""
         refused = state.get("refused", [])
-        self.refused = [c for c in refused if isinstance(c, str)][-REFUSED:]
+        self.refused = [c for c in refused if isinstance(c, str)][-_REFUSED:]
         self.resumed = True
         self.unsaved = False
         self._powered = None
@@ -169,7 +169,7 @@ class Game:
         its end, the reads held are the last deal's pile, or new cards."""
         if self.resumed and self._powered is None:
             self._powered = now
-        if self._held and self._powered is not None and elapsed(now, self._powered) >= PILE_MS:
+        if self._held and self._powered is not None and elapsed(now, self._powered) >= _PILE_MS:
             self.settle_pile(now)
 
     def settle_pile(self, now):

@@ -1,14 +1,16 @@
-# The real board, built from hardware/pinmap.json: the only place that touches `machine`
-# besides the drivers it hands buses to, and main.py/boot.py. It has not run on an ESP32
-# here: it is type-checked against the ESP32 stubs, and a test runs it under MicroPython with
-# a stand-in `machine` wired to the chip models (tests/host/test_boot.py).
+# The real board (hal.hwmap.Board), built from hardware/pinmap.json: the only place that
+# touches `machine` besides the drivers it hands buses to, and main.py/boot.py. The hardware
+# layer imports nothing above it: sense, the games, the link and the table are handed a Board.
+# It has not run on an ESP32 here: it is type-checked against the ESP32 stubs, and a test
+# runs it under MicroPython with a stand-in `machine` wired to the chip models
+# (tests/host/test_boot.py).
 import machine
 
+from hal import hwmap
+from hal.hwmap import Board
 from hal.inputs import Inputs
 from hal.mfrc522 import MFRC522, ReaderError
 from hal.shiftin import ShiftChain
-from sense import hwmap
-from sense.scan import Board
 
 
 def build(folder="hardware"):

@@ -3,6 +3,8 @@
 
 
 class Inputs:
+    intact = True  # GPIO levels are what they are (a chain can be unplugged: hal/shiftin.py)
+
     def __init__(self, names, pins):
         """names: the inputs in bit order, e.g. ("undo", "new", "pause"); pins: name -> Pin.
         (The order is given, not taken from the dict: MicroPython dicts keep none.)"""

@@ -68,17 +68,17 @@ _ANTICOLL = const(4)
 _SELECT = const(5)
 _HALT = const(6)
 
-WAKE_MS = const(150)  # the reference driver's longest wait for PowerDown after a reset
+_WAKE_MS = const(150)  # the reference driver's longest wait for PowerDown after a reset
 # The waits below are in milliseconds of the clock, not in polls: the scan loop's period is
 # 5 ms on a board, but a pass can run late (a collection) or, in the simulator, early; a
 # count of polls then gave up on an exchange the chip had not had time to end.
-GIVE_UP_MS = const(50)  # an exchange the chip never ends (its timer ends each in 2.5 ms)
-RETRY_MS = const(1000)  # a chip that does not answer: try a reset again
+_GIVE_UP_MS = const(50)  # an exchange the chip never ends (its timer ends each in 2.5 ms)
+_RETRY_MS = const(1000)  # a chip that does not answer: try a reset again
 # searches in a row that find no tag awake before every tag in the field counts as read: an
 # ATQA lost on the way leaves the tags READY, and the next REQA only sends them back to IDLE
 # without an answer (14443-3 6.3.3: any other command), so two silences can hide a tag
-QUIET = const(3)
-STOCK_POLLS = const(2000)  # read_field's bound: 2 s, room for more than a deck
+_QUIET = const(3)
+_STOCK_POLLS = const(2000)  # read_field's bound: 2 s, room for more than a deck
 
 # results of an exchange
 _SILENT = const(-1)
@@ -150,10 +150,10 @@ class MFRC522:
     # --- reset and set-up ------------------------------------------------------------
 
     def init(self):
-        """Reset and configure the chip, waiting for it (at boot: up to WAKE_MS). Returns the
+        """Reset and configure the chip, waiting for it (at boot: up to _WAKE_MS). Returns the
         version; ReaderError when no MFRC522 answers (poll() keeps trying to reset it)."""
         self._reset()
-        for _ in range(WAKE_MS):
+        for _ in range(_WAKE_MS):
             if not self._read(_COMMAND) & _POWER_DOWN:
                 break
             self._sleep_ms(1)
@@ -229,7 +229,7 @@ class MFRC522:
         if not irq & (_IRQ_RX | _IRQ_TIMER | _IRQ_ERR):
             # Transceive never ends by itself (10.3.1.8): IdleIRq here means the chip dropped
             # the command (it reset itself); no IRQ at all for long means it hangs
-            if irq & _IRQ_IDLE or self._waited() >= GIVE_UP_MS:
+            if irq & _IRQ_IDLE or self._waited() >= _GIVE_UP_MS:
                 self.errors += 1
                 self._restart()
             return None
@@ -258,13 +258,13 @@ class MFRC522:
     _collpos = 0
     _got = 0
 
-    def read_field(self, polls=STOCK_POLLS):
+    def read_field(self, polls=_STOCK_POLLS):
         """Blocking, for power-up only: reads every tag awake in the field, a poll every
-        millisecond, until QUIET searches in a row find none (or `polls` run out). Returns
+        millisecond, until _QUIET searches in a row find none (or `polls` run out). Returns
         their UIDs. About 12 polls a tag: a deck in well under a second."""
         uids = []
         for _ in range(polls):
-            if self._state == _IDLE and self.quiet >= QUIET:
+            if self._state == _IDLE and self.quiet >= _QUIET:
                 break
             uid = self.poll()
             if uid is not None:
@@ -281,12 +281,12 @@ class MFRC522:
         halted, else None."""
         state = self._state
         if state == _OFF:
-            if self._waited() >= RETRY_MS:
+            if self._waited() >= _RETRY_MS:
                 self._restart()
             return None
         if state == _WAKE:
             if self._read(_COMMAND) & _POWER_DOWN:
-                if self._waited() >= WAKE_MS:
+                if self._waited() >= _WAKE_MS:
                     self._off()
                 return None
             if self._read(_VERSION) not in VERSIONS:

@@ -12,7 +12,7 @@
 #   burst learns it from the next heartbeat and asks again;
 # - a hello may come again at any time (the host asks until its hole is closed): each one
 #   restarts the resend from what that hello says, so repeated asks never pile up;
-# - the resend goes out RESEND_PER_STEP events per pass of the table loop, never all at once:
+# - the resend goes out _RESEND_PER_STEP events per pass of the table loop, never all at once:
 #   256 events at 115200 baud take 2 s, which would stop the sensor scan that long;
 # - an event the ring drops before its resend went out is a `gap` at that point, so every
 #   number the host asked for comes back either as the event or inside a gap;
@@ -42,8 +42,8 @@ VERSION = "0.1.0"
 HEARTBEAT_MS = const(800)  # P3 asks for at least one a second; 800 leaves room for a slow scan
 # A resent event is about 90 bytes on the wire: at 115200 baud (11.5 KB/s) the line carries
 # about 120 a second, so one per 5 ms pass already fills it; the scan goes on between them.
-RESEND_PER_STEP = const(1)
-REMEMBERED = const(8)  # answers kept for commands sent again
+_RESEND_PER_STEP = const(1)
+_REMEMBERED = const(8)  # answers kept for commands sent again
 SEP = (",", ":")  # compact JSON: every byte of the ring counts
 
 
@@ -135,7 +135,7 @@ class Link:
         if self._last_beat is None or clock.since(self._last_beat) >= HEARTBEAT_MS:
             self._last_beat = clock.ticks_ms()
             self.tell({"type": "heartbeat", "up": self._last_beat})
-        n = RESEND_PER_STEP
+        n = _RESEND_PER_STEP
         while n and self._next <= self._until:
             self._gap()  # newer events may have pushed the next one out of the ring
             if self._next > self._until:
@@ -194,7 +194,7 @@ class Link:
         if isinstance(answers, list):
             self._answers = [
                 (a[0], a[1])
-                for a in answers[-REMEMBERED:]
+                for a in answers[-_REMEMBERED:]
                 if isinstance(a, list) and len(a) == 2 and (a[1] is None or isinstance(a[1], str))
             ]
         return True
@@ -254,7 +254,7 @@ class Link:
         why = self.on_command(cmd) if self.on_command else "unknown command " + name
         if cid is not None:
             self._answers.append((cid, why))
-            if len(self._answers) > REMEMBERED:
+            if len(self._answers) > _REMEMBERED:
                 self._answers.pop(0)
         self._answer(cid, why)
 

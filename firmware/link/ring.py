@@ -6,15 +6,15 @@ from array import array
 
 from micropython import const
 
-RING_SLOTS = const(256)  # events kept at most (P2: at least 256)
+_RING_SLOTS = const(256)  # events kept at most (P2: at least 256)
 # Bytes kept at most: 256 events of 64 bytes. Only an event's own fields are stored (the link
 # adds boot and seq); a move is 40-70 bytes, so a ring of long events holds fewer than 256
 # and the host is told with a `gap` if it missed more than that.
-RING_BYTES = const(16384)
+_RING_BYTES = const(16384)
 
 
 class Ring:
-    def __init__(self, nbytes=RING_BYTES, slots=RING_SLOTS):
+    def __init__(self, nbytes=_RING_BYTES, slots=_RING_SLOTS):
         self._data = bytearray(nbytes)
         self._off = array("H" if nbytes < 65536 else "I", [0] * slots)
         self._len = array("H", [0] * slots)

@@ -14,20 +14,20 @@
 # the board starts is on the pile when the field comes on: it is taken for the pile.
 #
 # What the halt cannot hide is a tag whose power flickers while it rests (a card at the edge of
-# the field): it re-wakes and is read again. A repeat of the same UID within REREAD_MS is taken
+# the field): it re-wakes and is read again. A repeat of the same UID within _REREAD_MS is taken
 # for that and dropped; a person cannot lift and lay a card again that fast.
 from micropython import const
 
 from clock import elapsed
 from games.cards import card_code, card_text
 
-REREAD_MS = const(600)
-# A new search for a tag (REQA) starts at most every POLL_MS while none answers: a card is
+_REREAD_MS = const(600)
+# A new search for a tag (REQA) starts at most every _POLL_MS while none answers: a card is
 # found within 40 ms of landing, and an idle reader costs the scan loop a few SPI writes 25
 # times a second, not 200. While tags answer, the next search starts at once.
-POLL_MS = const(40)
-QUIET = const(3)  # empty searches in a row that end the stocktaking (see hal/mfrc522.py)
-SEEN = const(64)  # tags remembered since power-up: a deck and its jokers, with room
+_POLL_MS = const(40)
+_QUIET = const(3)  # empty searches in a row that end the stocktaking (see hal/mfrc522.py)
+_SEEN = const(64)  # tags remembered since power-up: a deck and its jokers, with room
 # Tags a table can enrol (`enrol`), besides the ones hardware/tags.json names: two French
 # decks with jokers and a Spanish one (156), with room. They are kept in _TAG bytes each
 # (UID length, UID, the card as one byte: games/cards.py), 1,920 bytes for all: as text in a
@@ -35,7 +35,7 @@ SEEN = const(64)  # tags remembered since power-up: a deck and its jokers, with 
 # more than the simulated table has to spare at an ESP32's heap. The bytes come in chunks of
 # _CHUNK tags, taken as tags are enrolled: a table that enrols none pays nothing, and no
 # chunk needs a long free run of a fragmented heap. A read looks a tag up in hardware's
-# registry first, then scans these (a few ms on an ESP32, once per card laid; the SEEN table
+# registry first, then scans these (a few ms on an ESP32, once per card laid; the _SEEN table
 # is scanned the same way).
 ENROL_MAX = const(160)
 _SLOT = const(11)  # a remembered UID: its length, then up to 10 bytes
@@ -48,7 +48,7 @@ def uid_hex(uid):
 
 
 class CardReads:
-    def __init__(self, reader, registry, reread_ms=REREAD_MS):
+    def __init__(self, reader, registry, reread_ms=_REREAD_MS):
         self._reader = reader
         self.registry = registry  # UID hex -> card text ("7H", "X", ...)
         self.reread_ms = reread_ms
@@ -59,7 +59,7 @@ class CardReads:
         self.stocktaking = False  # reading what lies in the field after it came on
         self._first = True  # the first stocktaking since power-up finds the pile
         self._pile = []  # (card or None, uid hex) found by it
-        self._seen = bytearray(SEEN * _SLOT)  # UIDs read since power-up (the last SEEN)
+        self._seen = bytearray(_SEEN * _SLOT)  # UIDs read since power-up (the last _SEEN)
         self._next = 0  # the slot the next new UID takes
         self.enrol_as = None  # a card name: the next tag read is enrolled as that card
         self._tags = []  # the tags enrolled here (on flash too): bytearrays of _CHUNK
@@ -176,7 +176,7 @@ class CardReads:
             self._field = reader.power_ups
             self.stocktaking = True
         if not reader.busy():
-            if self.stocktaking and reader.quiet >= QUIET:
+            if self.stocktaking and reader.quiet >= _QUIET:
                 self.stocktaking = False
                 if self._first:
                     self._first = False
@@ -187,7 +187,7 @@ class CardReads:
             if (
                 reader.quiet
                 and self._searched_at is not None
-                and elapsed(now, self._searched_at) < POLL_MS
+                and elapsed(now, self._searched_at) < _POLL_MS
             ):
                 return None
             self._searched_at = now
@@ -213,7 +213,7 @@ class CardReads:
         return "card", self.card_of(uid, h), h
 
     def _known(self, uid):
-        return _find(self._seen, _SLOT, SEEN, uid) >= 0
+        return _find(self._seen, _SLOT, _SEEN, uid) >= 0
 
     def _remember(self, uid):
         if self._known(uid):
@@ -221,7 +221,7 @@ class CardReads:
         o = self._next * _SLOT
         self._seen[o] = len(uid)
         self._seen[o + 1 : o + 1 + len(uid)] = uid
-        self._next = (self._next + 1) % SEEN
+        self._next = (self._next + 1) % _SEEN
 
 
 def _find(table, size, count, uid):

@@ -1,98 +1,114 @@
 # The scan loop's sensing half: reads the board's chips once per scan and hands the game
-# settled facts (sensor edges, new card reads, button presses, goal sensor edges).
+# settled facts (sensor edges, new card reads, button presses, goal sensor edges). The board
+# it reads (its drivers and maps) is hal.hwmap.Board, built by hal/board.py or the simulator.
+from micropython import const
+
 from clock import elapsed
 from sense.cards import CardReads
 from sense.debounce import Debouncer
 
-
-class Board:
-    """What the firmware knows of the hardware: drivers (real or simulated) and the maps
-    from hardware/. Any part may be None (a Weykick table has no chain or reader)."""
-
-    def __init__(
-        self,
-        chain=None,
-        reader=None,
-        buttons=None,
-        goals=None,
-        names=(),
-        registry=None,
-        sample_ms=0,
-    ):
-        self.chain = chain  # hal.shiftin.ShiftChain
-        self.reader = reader  # hal.mfrc522.MFRC522
-        self.buttons = buttons  # hal.inputs.Inputs
-        self.goals = goals  # hal.inputs.Inputs
-        self.names = names  # chain bit -> sensor name (hardware/sensors.json)
-        self.registry = registry if registry is not None else {}  # UID hex -> card
-        # the Hall sensors' sampling period (sensors.json "sensor"): a change reaches their
-        # output up to this long after it happened
-        self.sample_ms = sample_ms
+# The kinds of digital inputs: each a bank of bits (a driver whose read() returns a frame,
+# bit k = input k), read, checked and debounced the same way; what differs is only which of
+# the game's handlers a settled edge goes to. Private consts: inlined, no heap on the board.
+_SENSOR = const(0)  # the Hall sensors of the squares, through the 74HC165 chain
+_BUTTON = const(1)  # the table's buttons: a press is an action, a release is not
+_GOAL = const(2)  # the goal sensors: both edges, with when the sensor first saw the change
+_CALIBRATING = const(32)  # settled sensor edges kept for the host while calibrating
 
 
 class Sense:
+    """Every input the board has, to the game, through one path: each pass reads every bank
+    of digital inputs and the card reader, and tells the game what settled (step). It looks
+    down only: the board (hal.hwmap.Board) is handed to it; the game is handed to step()."""
+
     def __init__(self, board, debounce_ms=None):
         self.board = board
         kw = {} if debounce_ms is None else {"debounce_ms": debounce_ms}
         self.sensors = Debouncer(len(board.names), **kw) if board.chain else None
         self.cards = CardReads(board.reader, board.registry) if board.reader else None
-        self.buttons = Debouncer(8, **kw) if board.buttons else None
         self.goals = Debouncer(8, **kw) if board.goals else None
+        # the banks, flat: kind, driver, Debouncer, kind, ... (one tuple: less heap than one each)
+        banks = ()  # type: tuple
+        if self.sensors:
+            banks = (_SENSOR, board.chain, self.sensors)
+        if board.buttons:
+            banks += (_BUTTON, board.buttons, Debouncer(8, **kw))
+        if self.goals:
+            banks += (_GOAL, board.goals, self.goals)
+        self._banks = banks
         self.scans = 0
         self.chain_errors = 0  # scans whose frame failed the chain's check (hal/shiftin.py)
-        self.tap = None  # callable(bit, level): every settled sensor edge, for calibration
+        self.calibration = None  # a list while calibrating: settled sensor edges (bit, level)
         self._now = 0
         self._edge_at = None  # when a sensor edge last settled
         self._started = False  # the first step takes stock of the cards on the reader
         self.on_enrol = None  # callable(card, uid hex): a tag laid to be enrolled (the table)
 
+    def configure(self, debounce_ms=None, calibrate=None):
+        """debounce_ms: the time a square's sensor must hold a new level before it counts
+        (`config debounce_ms=`; the buttons and goal sensors keep theirs). calibrate: keep
+        every settled sensor edge for the host (`calibrate on`: calibrated()), or stop."""
+        if debounce_ms is not None and self.sensors:
+            self.sensors.debounce_ms = debounce_ms
+        if calibrate is not None:
+            self.calibration = [] if calibrate else None
+
     def step(self, now, game):
-        b = self.board
+        """One pass: every bank read, checked and debounced, each settled edge told to the
+        game's handler for its kind; then the card reader's news (the pile at power-up, a
+        card laid, a tag enrolled). Nothing is allocated while nothing changes. One method:
+        on a frozen board each method costs heap."""
         self._now = now
-        if self.sensors:
-            deb = self.sensors
-            frame = b.chain.read()
-            if not b.chain.intact:  # not the chain talking (see hal/shiftin.py): not believed
+        banks = self._banks
+        for b in range(0, len(banks), 3):
+            kind = banks[b]
+            driver = banks[b + 1]
+            deb = banks[b + 2]
+            frame = driver.read()
+            if not driver.intact:  # not the chain talking (see hal/shiftin.py): not believed
                 self.chain_errors += 1
                 frame = deb.stable
             n = deb.update(frame, now)
-            if n:
-                self._edge_at = now
             for i in range(n):
-                game.on_sensor(deb.edges[i], deb.levels[i], now)
-                if self.tap:
-                    self.tap(deb.edges[i], deb.levels[i])
-        if self.cards and not self._started:
-            pile = self.cards.take_stock()
-            if pile:
-                game.on_pile(pile, now)
-        self._started = True
-        if self.cards:
-            read = self.cards.poll(now)
+                bit = deb.edges[i]
+                level = deb.levels[i]
+                if kind == _SENSOR:
+                    self._edge_at = now
+                    game.on_sensor(bit, level, now)
+                    cal = self.calibration
+                    if cal is not None and len(cal) < _CALIBRATING:
+                        cal.append((bit, level))
+                elif kind == _GOAL:
+                    # with when the sensor first saw the change (before the debounce was met)
+                    game.on_goal(driver.names()[bit], level, now, deb.started[i])
+                elif level:  # a button pressed (released is not an action)
+                    game.on_button(driver.names()[bit], now)
+        cards = self.cards
+        if cards:
+            if not self._started:
+                self._started = True
+                pile = cards.take_stock()
+                if pile:
+                    game.on_pile(pile, now)
+            read = cards.poll(now)
             if read:
                 kind, card, uid = read
                 if kind == "card":
                     if game.on_card(card, uid, now):
-                        self.cards.forget()  # refused: laid again at once, it is read again
+                        cards.forget()  # refused: laid again at once, it is read again
                 elif kind == "pile":
                     game.on_pile(card, now)
                 elif self.on_enrol:
                     self.on_enrol(card, uid)
-        if self.buttons:
-            deb = self.buttons
-            n = deb.update(b.buttons.read(), now)
-            names = b.buttons.names()
-            for i in range(n):
-                if deb.levels[i]:  # pressed (released is not an action)
-                    game.on_button(names[deb.edges[i]], now)
-        if self.goals:
-            deb = self.goals
-            n = deb.update(b.goals.read(), now)
-            names = b.goals.names()
-            for i in range(n):
-                # with when the sensor first saw the change (before the debounce was met)
-                game.on_goal(names[deb.edges[i]], deb.levels[i], now, deb.started[i])
         self.scans += 1
+
+    def calibrated(self):
+        """The sensor edges kept since the last call, oldest first (calibrating)."""
+        cal = self.calibration
+        if not cal:
+            return ()
+        self.calibration = []
+        return cal
 
     def held(self, game, now):
         """A game loaded while the table runs is told what the goal sensors hold now: the

@@ -2,11 +2,11 @@
 # reader, which buttons are down) behind the real drivers, through the chip models of
 # sim/chips.py wired as hardware/pinmap.json says (SPI modes and clocks included) and the same
 # hardware maps the board loads. Never deployed.
+from hal import hwmap
+from hal.hwmap import Board
 from hal.inputs import Inputs
 from hal.mfrc522 import MFRC522, ReaderError
 from hal.shiftin import ShiftChain
-from sense import hwmap
-from sense.scan import Board
 from sim.chips import (
     ChainSPI,
     HallSwitches,

@@ -5,10 +5,10 @@
 from check import raises
 from readers import SCAN_US, lay, poll, random_uid, random_uids, read_all, reader, ready, rng
 
+from hal import hwmap
 from hal.inputs import Inputs
 from hal.mfrc522 import ReaderError, crc_a
 from hal.shiftin import ShiftChain
-from sense import hwmap
 from sim.chips import ChainSPI, HallSwitches, HC165Chain, Pin, Tag
 
 # --- the sensor chain ---------------------------------------------------------------------

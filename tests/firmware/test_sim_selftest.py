@@ -6,7 +6,7 @@
 from simcheck import _write
 
 from clock import VirtualClock
-from sense.hwmap import sensor_names
+from hal.hwmap import sensor_names
 from sim.run import Capture, Sim
 from sim.script import read
 

@@ -4,7 +4,7 @@
 # sensors show is compared with it once the board has settled (no sensor changing for
 # SETTLE_MS). A card starts a turn; the first settled board that one legal move of that card
 # produces is that move. A half-made move never matches a legal result, so it is never
-# reported; a board that stays wrong for ILLEGAL_MS (a person's pause, not a hand's) is
+# reported; a board that stays wrong for _ILLEGAL_MS (a person's pause, not a hand's) is
 # `illegal`, with what would fix it, and `corrected` once the board is legal again: the pawns
 # put back, or the card's move completed (a capture half made: its pawn still standing).
 from micropython import const
@@ -33,13 +33,13 @@ _REPORTED = const(2)  # still wrong illegal_ms later: an `illegal` event said so
 # "camp": the track is right, a camp is not (a captured pawn still in hand); "no-card": pawns
 # moved with no card on the reader; "illegal": no legal move of the card gives this board.
 SETTLE_MS = const(90)  # quiet time after the last settled edge before the board is read
-ILLEGAL_MS = const(1500)  # a wrong board must stay wrong this long to be reported
+_ILLEGAL_MS = const(1500)  # a wrong board must stay wrong this long to be reported
 HISTORY = const(4)  # moves that `undo` can take back (each kept position costs heap)
 DECK = const(52)
 
 
 class TockGame(Game):
-    def __init__(self, emit, names, settings=None, settle_ms=SETTLE_MS, illegal_ms=ILLEGAL_MS):
+    def __init__(self, emit, names, settings=None, settle_ms=SETTLE_MS, illegal_ms=_ILLEGAL_MS):
         from games.settings import check
 
         super().__init__(emit)

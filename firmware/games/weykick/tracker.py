@@ -3,8 +3,8 @@
 #
 # Counting each goal once is done with the sensor, not a blind timer. A goal counts when a
 # goal sensor turns on and stays on for the debounce time (the sense layer's, 20 ms: a blip
-# never counts). The goal is then spent until the ball has been out of it for REARM_OFF_MS
-# without a break AND LOCKOUT_MS have passed since the goal. A ball rattling in the goal or
+# never counts). The goal is then spent until the ball has been out of it for _REARM_OFF_MS
+# without a break AND _LOCKOUT_MS have passed since the goal. A ball rattling in the goal or
 # bouncing out and back is out for a few tens of ms at a time, so it never re-arms; a ball
 # left in the goal never turns the sensor off. A ball taken out by hand is out for good, so a
 # real goal one second after the last one counts, where the open-source counters that drop
@@ -19,12 +19,12 @@ from clock import elapsed
 from games.base import Game
 from games.weykick.rules import SIDES, Match, Series, other, parse_mode
 
-REARM_OFF_MS = const(400)  # the ball out of the goal this long, without a break, re-arms it
-LOCKOUT_MS = const(600)  # and never sooner than this after the goal
+_REARM_OFF_MS = const(400)  # the ball out of the goal this long, without a break, re-arms it
+_LOCKOUT_MS = const(600)  # and never sooner than this after the goal
 # a ball back in a spent goal after being out at least this long may have been a real goal:
 # said (`ignored`, lockout); shorter, it rattled or bounced (counted in its `cleared`)
-BOUNCE_MS = const(100)
-STUCK_MS = const(30000)  # a goal sensor on this long is said (a ball left in, or stuck on)
+_BOUNCE_MS = const(100)
+_STUCK_MS = const(30000)  # a goal sensor on this long is said (a ball left in, or stuck on)
 
 
 class Goal:
@@ -38,7 +38,7 @@ class Goal:
         self.first_in = None  # when the ball of the spent goal went in (None: not known)
         self.returns = 0  # times back in since, before the goal re-armed
         self.counted = False  # the spent goal was a goal (not an ignored ball)
-        self.stuck = False  # said to be on STUCK_MS, this time in
+        self.stuck = False  # said to be on _STUCK_MS, this time in
 
 
 class WeykickGame(Game):
@@ -156,7 +156,7 @@ class WeykickGame(Game):
             return
         if not g.armed:
             g.returns += 1
-            if back is None or elapsed(since, back) >= BOUNCE_MS:
+            if back is None or elapsed(since, back) >= _BOUNCE_MS:
                 ev = {"type": "ignored", "goal": name, "why": "lockout"}
                 if back is not None:
                     ev["out_ms"] = elapsed(since, back)
@@ -239,7 +239,7 @@ class WeykickGame(Game):
                 g = self.goal[name]
                 if g.inn is None:
                     g.out = now
-                    g.spent_at = now - LOCKOUT_MS
+                    g.spent_at = now - _LOCKOUT_MS
                 elif g.spent_at is None:
                     g.spent_at = now
             self._was_in = None
@@ -265,14 +265,14 @@ class WeykickGame(Game):
         for name in SIDES:
             g = self.goal[name]
             if g.inn is not None:
-                if not g.stuck and elapsed(now, g.inn) >= STUCK_MS:
+                if not g.stuck and elapsed(now, g.inn) >= _STUCK_MS:
                     g.stuck = True  # from now on it does not stop a goal in the other goal
                     self._ignored(name, "stuck")
             elif (
                 not g.armed
                 and g.out is not None
-                and elapsed(now, g.out) >= REARM_OFF_MS
-                and elapsed(now, g.spent_at) >= LOCKOUT_MS
+                and elapsed(now, g.out) >= _REARM_OFF_MS
+                and elapsed(now, g.spent_at) >= _LOCKOUT_MS
             ):
                 g.armed = True
                 ev = {"type": "cleared", "goal": name, "returns": g.returns, "counted": g.counted}
