@@ -55,13 +55,11 @@ class Table:
         self.failures = 0  # steps and commands that raised (reported as `error` events)
         self._failed_at = None
         self._unsaid = 0  # failures since the last report
-        if store:
-            link.keeper = self.save  # nothing goes on the wire before it is on flash
-        link.on_command = self.command
+        # the link answers through this table; with a store, nothing goes on the wire
+        # before it is on flash (link/link.py)
+        link.serve(self, keeps=store is not None)
         if sense:
             sense.on_enrol = self._enrol_tag
-        link.snapshot = self.snapshot
-        link.about = self.about
 
     def about(self):
         return self.game.about() if self.game else {"game": None}
@@ -261,13 +259,10 @@ class Table:
     def _config(self, cmd):
         """`config settle_ms=100 illegal_ms=2000 debounce_ms=20`: the table's timings,
         typed and in range already (link/commands.py)."""
-        for key in cmd:
-            v = cmd[key]
-            if key == "debounce_ms":
-                if self.sense:
-                    self.sense.configure(v)
-            elif key in ("settle_ms", "illegal_ms") and self.game and hasattr(self.game, key):
-                setattr(self.game, key, v)
+        if self.sense and "debounce_ms" in cmd:
+            self.sense.configure(cmd["debounce_ms"])
+        if self.game:
+            self.game.config(cmd)
         return None
 
     def save(self, first=None):

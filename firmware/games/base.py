@@ -45,6 +45,10 @@ class Game:
         """The game's state for the host (a game overrides it)."""
         return {}
 
+    def config(self, timings):
+        """`config settle_ms=100 ...`: the table's timings, typed and in range already
+        (link/commands.py); a game takes those it uses (Tock: settle_ms, illegal_ms)."""
+
     def on_sensor(self, bit, level, now):
         pass
 

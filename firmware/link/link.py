@@ -20,9 +20,9 @@
 #   hear an answer sends the same command again and gets the same answer, and the command is
 #   not applied twice (across a reset too: they are kept on flash with the game).
 #
-# Across resets (issue 15; docs/protocol.md, "Resets"): with a keeper (the table's store),
-# emit() only numbers and rings an event; flush() (every pass of the table loop, and before
-# any link message) has the keeper put the new events and the game on flash first, then
+# Across resets (issue 15; docs/protocol.md, "Resets"): with a host that keeps (a table with
+# a store), emit() only numbers and rings an event; flush() (every pass of the table loop, and
+# before any link message) has the host put the new events and the game on flash first, then
 # writes the events. So an event the host may have is on flash, and a board that restarts
 # takes up the same boot id and numbering (restore()) with its events (as many as the ring
 # holds: the store keeps that many and fills the ring again): the host asks
@@ -56,17 +56,26 @@ class Link:
         self.seq = 0
         self._decoder = frame.Decoder()
         self._last_beat = None
-        self.on_command = None  # callable(cmd dict) -> None or a refusal reason (str)
-        self.snapshot = None  # callable() -> dict: the game state for `snapshot`
-        self.about = None  # callable() -> dict: game and rules for `hello`
+        self.host = None  # what answers the host's commands: see serve()
+        self._keeps = False
         self.sent = 0  # frames written (for selftest and benchmarks)
         self.hellos = 0  # host hellos answered
         self._next = 1  # the next event to resend ...
         self._until = 0  # ... up to this one (nothing to resend when _next > _until)
         self._answers = []  # (id, refusal or None) of the last commands, oldest first
-        self.keeper = None  # callable(first seq) -> kept?: events first..seq and game to flash
         self._on_wire = 0  # events up to this seq went on the wire (or never will)
         self._flushing = False
+
+    def serve(self, host, keeps=False):
+        """The link's one way up: `host` (the table, or a stand-in in front of it) answers
+            about() -> dict      who is playing what, for `hello`
+            snapshot() -> dict   the game now, for `snapshot`
+            command(cmd) -> None when done, else why refused (every other command)
+            save(first) -> kept? with `keeps`: events first..seq and the game on flash,
+                                 before those events go on the wire (see the top)
+        The host hands itself over; the link never reaches into it otherwise."""
+        self.host = host
+        self._keeps = keeps
 
     # --- board -> host ---------------------------------------------------------------
 
@@ -78,7 +87,7 @@ class Link:
         body = _body(ev)
         self.seq += 1
         self.ring.add(self.seq, body)
-        if self.keeper is None:
+        if not self._keeps:
             self._send(body, "seq", self.seq)
             self._on_wire = self.seq
         return self.seq
@@ -109,8 +118,8 @@ class Link:
         Without host_seq (the board's own hello at power-up) nothing is resent."""
         self.flush()
         hello = {"type": "hello", "fw": VERSION, "table": self.table}
-        if self.about:
-            hello.update(self.about())
+        if self.host:
+            hello.update(self.host.about())
         self.tell(hello)
         if host_seq is None:
             since = self.seq
@@ -119,7 +128,7 @@ class Link:
         self._next = since + 1
         self._until = self.seq
         self._gap()
-        self.tell(self.snapshot() if self.snapshot else {"type": "snapshot"})
+        self.tell(self.host.snapshot() if self.host else {"type": "snapshot"})
 
     def _gap(self):
         """The events still to resend that the ring no longer holds: said once, skipped."""
@@ -155,7 +164,8 @@ class Link:
             return
         self._flushing = True
         try:
-            if self.keeper and not self.keeper(self._on_wire + 1):
+            host = self.host
+            if self._keeps and host and not host.save(self._on_wire + 1):
                 return  # not on flash yet (short of heap): they wait for the next pass
             for s in range(self._on_wire + 1, self.seq + 1):
                 body = self.ring.get(s)
@@ -243,7 +253,7 @@ class Link:
             self.greet(cmd.get("boot"), last)
             return
         if name == "snapshot":
-            self.tell(self.snapshot() if self.snapshot else {"type": "snapshot"})
+            self.tell(self.host.snapshot() if self.host else {"type": "snapshot"})
             self._answer(cid, None)
             return
         if cid is not None:
@@ -251,7 +261,7 @@ class Link:
                 if old == cid:  # sent again: the host did not hear the answer
                     self._answer(cid, why)
                     return
-        why = self.on_command(cmd) if self.on_command else "unknown command " + name
+        why = self.host.command(cmd) if self.host else "unknown command " + name
         if cid is not None:
             self._answers.append((cid, why))
             if len(self._answers) > _REMEMBERED:

@@ -100,7 +100,7 @@ class Sim:
         self.game = make_game(name, self.link.emit, board.names, settings)
         store = Store(self.state_dir) if self.state_dir else None
         self.table = Table(self.transport, self.clock, self.link, self.game, Sense(board), store)
-        self.link.on_command = self.command  # Table set its own: the simulator's comes first
+        self.link.serve(self, keeps=store is not None)  # the simulator in front of the table
         self.table.resume()
         self.game = self.table.game  # the game saved on flash, maybe of another kind
 
@@ -114,11 +114,22 @@ class Sim:
         self.boot("%08x" % (int.from_bytes(__import__("os").urandom(4), "big")))
         self.link.greet()
 
+    # the link's host (link.Link.serve): the table's answers, `bye` the simulator's own
+
     def command(self, cmd):
         if cmd["cmd"] == "bye":  # the host has read everything: the simulator may end
             self.bye = True
             return None
         return self.table.command(cmd)
+
+    def about(self):
+        return self.table.about()
+
+    def snapshot(self):
+        return self.table.snapshot()
+
+    def save(self, first):
+        return self.table.save(first)
 
     def advance(self, ms):
         """Let `ms` of table time pass, the firmware loop running as on the board."""

@@ -204,7 +204,7 @@ def test_P4_malformed_commands_are_refused_with_a_reason():
 def test_P4_unknown_command_is_refused_and_known_one_answered():
     w = Wire()
     link = Link(w.write, "feed0005")
-    link.on_command = lambda cmd: None if cmd["cmd"] == "undo" else "unknown command"
+    link.serve(Host(lambda cmd: None if cmd["cmd"] == "undo" else "unknown command"))
     link.receive(frame.encode(b'{"cmd":"undo","id":7}') + frame.encode(b'{"cmd":"fly","id":8}'))
     a, b = events(w.out)
     assert (a["id"], a["ok"]) == (7, True)
@@ -220,7 +220,7 @@ def test_P4_a_command_sent_again_is_answered_again_not_applied_twice():
         applied.append(cmd["cmd"])
         return None if len(applied) == 1 else "nothing to undo"
 
-    link.on_command = command
+    link.serve(Host(command))
     for _ in range(3):  # the host did not hear the answer and sent it again, twice
         link.receive(frame.encode(b'{"cmd":"undo","id":41}'))
     link.receive(frame.encode(b'{"cmd":"undo","id":42}'))  # a new undo is a new command
@@ -235,3 +235,16 @@ def test_P1_garbage_from_the_host_becomes_one_error_not_a_crash():
     link.receive(b"\x03\x03\x01garbage\x00")
     (err,) = events(w.out)
     assert err["type"] == "error" and err["what"] == "link"
+
+
+class Host:
+    """What the link serves (link.Link.serve), with a given command handler."""
+
+    def __init__(self, command):
+        self.command = command
+
+    def about(self):
+        return {}
+
+    def snapshot(self):
+        return {"type": "snapshot"}

@@ -323,7 +323,7 @@ def test_P2_a_board_that_restarted_ends_its_old_boot_with_a_reset_gap_and_late_f
 
 def test_P2_a_snapshot_comes_after_the_events_it_already_contains():
     link, out = board()
-    link.snapshot = lambda: {"type": "snapshot", "game": "x"}
+    link.serve(GameX())
     for i in range(3):
         link.emit({"type": "card", "card": "7H", "n": i})
     out[:] = []
@@ -360,3 +360,16 @@ def test_a_link_opened_for_commands_only_never_asks():
     rx.asking = False
     feed(rx, [out[1]])  # a new boot, and a hole
     assert not any(rx.ask_due(t / 10) for t in range(100))
+
+
+class GameX:
+    """A host for the link (link.Link.serve) whose snapshot names its game."""
+
+    def about(self):
+        return {"game": "x"}
+
+    def snapshot(self):
+        return {"type": "snapshot", "game": "x"}
+
+    def command(self, cmd):
+        return "unknown command"

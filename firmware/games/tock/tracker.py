@@ -140,6 +140,10 @@ class TockGame(Game):
 
     # --- inputs from the sense layer -------------------------------------------------------
 
+    def config(self, timings):
+        self.settle_ms = timings.get("settle_ms", self.settle_ms)
+        self.illegal_ms = timings.get("illegal_ms", self.illegal_ms)
+
     def on_sensor(self, bit, level, now):
         cell = self._bit_cell[bit]
         if cell == 255:
