@@ -10,15 +10,31 @@ from games.holdem.hands import HandError, card, describe, name
 from games.holdem.pots import build, round_from, settle, uncalled
 
 
+def _digits(text: str) -> bool:
+    """Plain ASCII digits only: int() would also take "２", "٣" or "1_0"."""
+    return 0 < len(text) < 12 and all("0" <= c <= "9" for c in text)
+
+
 def _pairs(items: list[str], what: str) -> dict[str, str]:
     out = {}
     for item in items:
         seat, sep, value = item.partition("=")
         if not sep or not seat:
             raise HandError(f"{what} are seat=value, not {item!r}")
-        if not seat.isdigit() or seat[0] == "0":
+        if not _digits(seat) or seat[0] == "0":
             raise HandError(f"seats are numbers round the table (1, 2, ...), not {seat!r}")
+        if seat in out:
+            raise HandError(f"seat {seat} is given twice in --{what}")
         out[seat] = value
+    return out
+
+
+def _chips(items: list[str], what: str) -> dict[str, int]:
+    out = {}
+    for seat, value in _pairs(items, what).items():
+        if not _digits(value):
+            raise HandError(f"--{what}: seat {seat} put in {value!r}: a whole number of chips")
+        out[seat] = int(value)
     return out
 
 
@@ -31,15 +47,18 @@ def showdown(
 ) -> dict:
     cards = [card(c) for c in board.split()]
     if len(cards) != 5:
-        raise HandError(f"the board has 5 cards, not {len(cards)}")
+        raise HandError(f"the board needs 5 cards, has {len(cards)}")
     held = {s: [card(c) for c in h.split()] for s, h in hands.items()}
     for s, h in held.items():
         if len(h) != 2:
-            raise HandError(f"seat {s} holds 2 cards, not {len(h)}")
+            raise HandError(f"seat {s} needs 2 cards, has {len(h)}")
     seen = cards + [c for h in held.values() for c in h]
     if len(set(seen)) != len(seen):
         dup = sorted({name(c) for c in seen if seen.count(c) > 1})
         raise HandError(f"a card read twice: {' '.join(dup)} (H8)")
+    both = sorted(set(bets) & set(folded), key=int)
+    if both:  # its chips would count twice, or once and vanish
+        raise HandError(f"seat {' '.join(both)} is both still in (--bets) and folded (--folded)")
     contrib = dict(bets)
     contrib.update(folded)
     for s in contrib:
@@ -72,12 +91,12 @@ def showdown(
 def cmd_showdown(args: argparse.Namespace) -> int:
     try:
         hands = _pairs(args.hands, "hands")
-        bets = {s: int(v) for s, v in _pairs(args.bets, "bets").items()}
-        folded = {s: int(v) for s, v in _pairs(args.folded or [], "folded").items()}
+        bets = _chips(args.bets, "bets")
+        folded = _chips(args.folded or [], "folded")
         # Odd chips go round the table from the left of the button (H7): by seat number,
         # whatever the order of the arguments; the button may have folded or be out.
         button = args.button or "0"
-        if not button.isdigit():
+        if not _digits(button):
             raise HandError(f"the button is a seat number, not {button!r}")
         result = showdown(args.board, hands, bets, folded, round_from([*bets, *folded], button))
     except (HandError, ValueError) as e:
