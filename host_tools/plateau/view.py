@@ -121,7 +121,8 @@ LINES = {
         f" {r['dealer']}" + (" (tie-break)" if r.get("tiebreak") else "")
         if "dealer" in r  # Pocha; Hold'em's below
         else f"button seat {r['button']}, blinds {_seats(r['blinds'])}, "
-        f"to act: seat {r.get('to_act')}   stacks {_seats(r['stacks'])}"
+        + (f"to act: seat {r['to_act']}" if r.get("to_act") else "no betting: the cards are turned")
+        + f"   stacks {_seats(r['stacks'])}"
     ),
     # Pocha
     "bid": lambda r, ev: f"seat {r['seat']} bids {r['bid']}",

@@ -246,3 +246,29 @@ def test_H2_H4_H6_random_hands_never_ask_a_seat_with_nothing_to_decide():
         top = sorted(h.contrib.values())
         assert len(top) < 2 or h.over or top[-1] == top[-2], (n, h.contrib)
     assert asked > 1000
+
+
+def test_H4_a_seat_may_fold_at_the_showdown_and_when_all_in():
+    h = hand()
+    for s in ("4", "1", "2", "3"):  # everyone calls, then checks down to the river
+        h.act(s, "call" if s != "3" else "check")
+    for _ in range(3):
+        for s in ("2", "3", "4", "1"):
+            h.act(s, "check")
+    assert h.showdown_due()
+    refused(h, "2", "check", words="nobody is to act: the betting is over; a seat may only fold")
+    refused(h, "9", "fold")  # not a seat in the hand
+    for s in ("2", "3"):
+        h.act(s, "fold")  # it gives up its hand rather than show it
+        assert h.showdown_due() and s in h.folded
+    h.act("4", "fold")
+    assert h.over and h.result == [(8, ["1"], ["1"], {"1": 8})]  # H5: the last seat in
+    assert h.stack["1"] == 106
+    # all in, with betting still going on among the others: the all-in seat may fold
+    h = hand({"1": 100, "2": 100, "3": 100, "4": 10})
+    h.act("4", "allin")
+    refused(h, "2", "fold", words="seat 1's turn")  # a seat still to bet folds in turn
+    h.act("4", "fold")
+    h.act("1", "fold")
+    h.act("2", "fold")
+    assert h.over and h.stack["3"] == 100 + 1 + 10  # seat 4's 10 and seat 2's small blind

@@ -92,3 +92,36 @@ def test_H1_first_button_by_high_card_at_the_table_with_a_redraw():
     assert draws[1]["seats"] == ["1", "3"]  # two kings: 1 and 3 draw again
     assert of(evs, "button")[0]["seat"] == "3"
     assert of(evs, "hand_start")[0]["button"] == "3"
+
+
+RIVER = (
+    "send call 1\nsend call 2\nsend check 3\ncard AS\ncard KD\ncard 7C\n"
+    "send check 2\nsend check 3\nsend check 1\ncard 2H\n"
+    "send check 2\nsend check 3\nsend check 1\ncard 9S\n"
+    "send check 2\nsend check 3\nsend check 1\n"
+)
+
+
+def test_H4_a_seat_may_fold_rather_than_show_its_cards():
+    evs = run(HEAD + RIVER + "card AH\nsend fold 2\ncard QS\ncard QH\ncard 3C\ncard 4D\nwait 300\n")
+    assert all(ok for ok, _ in answers(evs)), answers(evs)
+    shows = [e["seat"] for e in of(evs, "show")]
+    assert shows == ["2", "3", "1"]  # seat 2 gave up after one card: seat 3 shows next
+    hands = {e["seat"]: e["category"] for e in of(evs, "hand")}
+    assert sorted(hands) == ["1", "3"]
+    (end,) = of(evs, "hand_end")
+    assert sum(end["stacks"].values()) == 300 and end["stacks"]["2"] == 98
+    # the last seat but one folds at the showdown: the last takes the pot, unshown (H5)
+    evs = run(HEAD + RIVER + "send fold 2\nsend fold 3\nsend hand\nwait 300\n")
+    assert all(ok for ok, _ in answers(evs)), answers(evs)
+    (end,) = of(evs, "hand_end")
+    assert end["stacks"] == {"1": 104, "2": 98, "3": 98} and of(evs, "hand") == []
+
+
+def test_H9_an_action_is_reported_on_the_street_it_was_taken_on():
+    evs = run(HEAD + RIVER + "wait 100\n")
+    streets = [(e["seat"], e["street"]) for e in of(evs, "action")]
+    want = [("1", "pre-flop"), ("2", "pre-flop"), ("3", "pre-flop")]
+    for street in ("flop", "turn", "river"):
+        want += [("2", street), ("3", street), ("1", street)]
+    assert streets == want

@@ -161,7 +161,15 @@ class Hand:
         allin. Raises Refused with the reason and changes nothing when the rules forbid it."""
         if self.over:
             raise Refused("the hand is over")
+        if action == "fold" and seat != self.to_act and self._may_fold_now(seat):
+            self.folded.append(seat)  # H4: a seat may fold at any time (a showdown too)
+            self.log.append((STREETS[self.street], seat, action, self.bet[seat]))
+            if len(self.live()) == 1:
+                self._finish(None)  # H5: every chip to the last seat in
+            return
         if seat != self.to_act:
+            if self.to_act is None:
+                raise Refused("nobody is to act: the betting is over; a seat may only fold (H4)")
             raise Refused("it is seat %s's turn, not seat %s's (H8)" % (self.to_act, seat))
         owe = self.current - self.bet[seat]
         if action == "fold":
@@ -187,6 +195,15 @@ class Hand:
         self.acted[seat] = self.current if action != "fold" else None
         self.log.append((STREETS[self.street], seat, action, self.bet[seat]))
         self._next()
+
+    def _may_fold_now(self, seat):
+        """H4: folding is allowed at any time. Out of turn, it is taken from a seat still in
+        that has no choice left in the betting (all in, or the betting over: at the showdown
+        a seat may give up its hand rather than show it); a seat still to bet folds in turn,
+        so the betting order stays the one every player follows (H8)."""
+        if seat not in self.live():
+            return False
+        return self.to_act is None or self.stack[seat] == 0
 
     def raise_refused(self, seat):
         """Why the seat may not bet or raise now (whatever the amount), or None."""
@@ -284,11 +301,12 @@ class Hand:
         self.to_act = self.able()[0]  # first seat still in left of the button
 
     def _end_round(self):
-        """H6: chips no other seat called go back to the bettor."""
+        """H6: chips no other seat called go back to the bettor (unless it folded since, all
+        in: its chips stay in as dead money)."""
         ordered = sorted(self.seats, key=lambda s: self.bet[s], reverse=True)
         top, second = ordered[0], ordered[1]
         extra = self.bet[top] - self.bet[second]
-        if extra > 0:
+        if extra > 0 and top not in self.folded:
             self.stack[top] += extra
             self.bet[top] -= extra
             self.contrib[top] -= extra

@@ -336,6 +336,7 @@ class HoldemGame(Game):
         amount = cmd.get("amount", 0)
         if action in ("bet", "raise") and not isinstance(amount, int):
             return "%s needs an amount: the total bet to make this round" % action
+        street, betting = STREETS[h.street], h.to_act is not None  # before the action
         try:
             h.act(seat, action, amount)
         except Refused as e:
@@ -348,11 +349,15 @@ class HoldemGame(Game):
                 "bet": h.bet.get(seat),
                 "stack": h.stack[seat],
                 "to_act": h.to_act,
-                "street": STREETS[h.street],
+                "street": street,  # the street it was taken on (the round may have closed)
             }
         )
         if h.over:  # everyone else folded (H5)
+            self.showing = None
             self._pay(h.result)
-        elif h.to_act is None and len(self.board) == 5:
+        elif betting and h.to_act is None and len(self.board) == 5:
             self._ask_hole_cards()
+        elif self.showing == seat:  # it gave up its hand while showing it (H4): the next
+            self.hole.pop(seat, None)  # seat still in shows (its cards stay read: H8)
+            self._next_to_show()
         return None
