@@ -136,3 +136,19 @@ def test_W5_weykick_undos_anywhere_replay_clean(tmp_path, capsys):
             assert replay(str(log)) == 1
             assert "withdrawn" in capsys.readouterr().out
     assert withdrawn >= 3  # the generator did reach undos of a match's last goal
+
+
+def test_H5_H9_generated_holdem_games_replay_and_say_no_None(tmp_path):
+    """`plateau gen --game holdem` seeds 1-7 (pots won by folds in every one: H5, H9's shares)
+    played through the firmware, shown as a person reads them, and replayed."""
+    for seed in range(1, 8):
+        script = tmp_path / f"h{seed}.table"
+        done = plateau("gen", "--game", "holdem", "--seed", str(seed), "-o", str(script))
+        assert done.returncode == 0, done.stderr
+        log = tmp_path / f"h{seed}.jsonl"
+        shown = plateau("sim", str(script), "--log", str(log))
+        assert shown.returncode == 0, shown.stderr
+        assert "None" not in shown.stdout, [ln for ln in shown.stdout.split("\n") if "None" in ln]
+        done = plateau("replay", str(log))
+        assert done.returncode == 0, (seed, done.stdout[-2000:], done.stderr)
+        assert "chips kept" in done.stdout

@@ -317,11 +317,12 @@ class HoldemGame(Game):
         self._gathered()
         self.board, self.hole, self.showing = [], {}, None
         blinds = self.hand.log[0]
-        self.emit(
+        put = self.hand.contrib  # a big blind nobody could call is back in its stack (H6):
+        self.emit(  # the blinds are what each has in the pot, so stacks + blinds = chips
             {
                 "type": "hand_start",
                 "button": self.button,
-                "blinds": {blinds[1]: blinds[2], blinds[3]: blinds[4]},
+                "blinds": {blinds[1]: put[blinds[1]], blinds[3]: put[blinds[3]]},
                 "stacks": dict(self.hand.stack),
                 "to_act": self.hand.to_act,
             }
