@@ -125,3 +125,16 @@ def test_H9_an_action_is_reported_on_the_street_it_was_taken_on():
     for street in ("flop", "turn", "river"):
         want += [("2", street), ("3", street), ("1", street)]
     assert streets == want
+
+
+def test_H2_stacks_short_of_the_big_blind_are_all_in_and_the_cards_are_turned():
+    evs = run(
+        "table holdem seats=3 stacks=1 blinds=1/2 button=1\npace 100\nsend hand\n"
+        "send call 1\ncard AS\ncard KD\ncard 7C\ncard 2H\ncard 9S\n"
+        "card QS\ncard QH\ncard 3C\ncard 4D\ncard AH\ncard AD\nwait 300\n"
+    )
+    assert all(ok for ok, _ in answers(evs)), answers(evs)
+    (start,) = of(evs, "hand_start")
+    assert start["blinds"] == {"2": 1, "3": 1} and start["to_act"] == "1"  # 1 to call, not 2
+    (end,) = of(evs, "hand_end")
+    assert end["stacks"] == {"1": 3, "2": 0, "3": 0}  # seat 1's aces (it shows last)

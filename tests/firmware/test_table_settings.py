@@ -23,6 +23,15 @@ def test_absurd_values_are_refused_by_their_range():
     assert "from 1 to" in refused("holdem", stacks=-100)
     assert "small <= big" in refused("holdem", blinds="0/0")  # H2
     assert "small <= big" in refused("holdem", blinds="2/1")
+
+
+def test_H2_the_big_blind_is_twice_the_small():
+    for bad, fix in (("1/1", "1/2"), ("1/3", "1/2"), ("2/5", "2/4"), ("5/100", "5/10")):
+        why = refused("holdem", blinds=bad)
+        assert "twice the small (H2): %s, not %s" % (fix, bad) in why, why
+    assert check("holdem", {"blinds": "25/50"})["blinds"] == "25/50"
+    # a stack short of the big blind is played (H2: it posts what it has, all in)
+    assert check("holdem", {"stacks": 1, "blinds": "1/2"})["stacks"] == 1
     assert "one of 1 3 5" in refused("weykick", **{"best-of": 1000000001})  # W4
     assert "first-to:N" in refused("weykick", mode="first-to:0")
     assert "one of 3 4 5 6 8" in refused("pocha", players=7)  # K2

@@ -24,3 +24,16 @@ COMMANDS = {
     "bet": (SEAT, ("amount", ("int", 1, 10 * CHIPS), None)),  # the total bet this round
     "raise": (SEAT, ("amount", ("int", 1, 10 * CHIPS), None)),
 }
+
+
+def agree(s):
+    """H2: the big blind is twice the small. (A stack short of a blind is no error: that
+    seat posts what it has and is all in, H2.)"""
+    small, big = s["blinds"].split("/")
+    if int(big) != 2 * int(small):
+        return "blinds: the big blind is twice the small (H2): %s/%d, not %s" % (
+            small,
+            2 * int(small),
+            s["blinds"],
+        )
+    return None
