@@ -114,7 +114,7 @@ def value(name, kind, v, known=None):
     if k == "pair":
         parts = v.split("/") if isinstance(v, str) and len(v) <= 24 else ()
         lo, hi = kind[1], kind[2]
-        if len(parts) == 2 and all(p.isdigit() and len(p) < 12 for p in parts):
+        if len(parts) == 2 and all(digits(p) and len(p) < 12 for p in parts):
             a, b = int(parts[0]), int(parts[1])
             if lo <= a <= b <= hi:
                 return "%d/%d" % (a, b)
@@ -123,16 +123,14 @@ def value(name, kind, v, known=None):
             % (name, lo, hi, _show(v))
         )
     if k == "each":
-        if isinstance(v, str) and v.isdigit() and len(v) < 12:
+        if digits(v) and len(v) < 12:
             v = int(v)  # one number typed: for every seat
         if _whole(v):
             return value(name, ("int", kind[1], kind[2]), v)
         count = known.get(kind[3]) if known else None
         parts = v.split(",") if isinstance(v, str) and len(v) <= 12 * 10 else v
         if isinstance(parts, list) and len(parts) <= 10:
-            nums = [
-                int(p) if isinstance(p, str) and p.isdigit() and len(p) < 12 else p for p in parts
-            ]
+            nums = [int(p) if digits(p) and len(p) < 12 else p for p in parts]
             if all(_whole(n) and kind[1] <= n <= kind[2] for n in nums):
                 if count is None or len(nums) == count:
                     return nums
@@ -144,7 +142,7 @@ def value(name, kind, v, known=None):
     if k == "mode":
         word, _, n = v.partition(":") if isinstance(v, str) and len(v) <= 24 else ("", "", "")
         for kname, lo, hi in kind[1]:
-            if word == kname and n.isdigit() and len(n) < 12 and lo <= int(n) <= hi:
+            if word == kname and digits(n) and len(n) < 12 and lo <= int(n) <= hi:
                 return "%s:%d" % (word, int(n))
         raise SettingsError(
             "%s must be %s, not %s"
@@ -155,7 +153,7 @@ def value(name, kind, v, known=None):
         if known and _whole(known.get(kind[1])):
             top = known[kind[1]]
         s = str(v) if _whole(v) or isinstance(v, str) and len(v) <= 3 else ""
-        if not (s.isdigit() and 1 <= int(s) <= top and s[0] != "0"):
+        if not (digits(s) and 1 <= int(s) <= top and s[0] != "0"):
             raise SettingsError("%s must be a seat from 1 to %d, not %s" % (name, top, _show(v)))
         return s
     if k == "card":
@@ -207,6 +205,17 @@ def _tag(name, v):
         "%s must be a tag's UID in hex (4, 7 or 10 bytes, e.g. 04A31922) or all, not %s"
         % (name, _show(v))
     )
+
+
+def digits(s):
+    """Plain ASCII digits: CPython's isdigit() also takes "２" (which int() reads as 2, where
+    the board's MicroPython refuses it) and "²" (which int() refuses)."""
+    if not isinstance(s, str) or not s:
+        return False
+    for c in s:
+        if not "0" <= c <= "9":
+            return False
+    return True
 
 
 def _whole(v):

@@ -140,7 +140,9 @@ def _pair(word, w):
 
 
 def _number(v):
-    return int(v) if v.isdigit() and len(v) < 12 else v
+    from games.settings import digits
+
+    return int(v) if digits(v) and len(v) < 12 else v
 
 
 def _good_id(cid):

@@ -238,8 +238,13 @@ class Sim:
         elif verb == "glitch":
             board.glitch(args[0], args[1])
         elif verb == "card":
-            # the tag registry names Spanish cards es:12B (hardware/tags.md)
-            board.lay_card(("es:" if self.settings["game"] == "pocha" else "") + args[0])
+            # the tag registry names Spanish cards es:12B (hardware/tags.md); the deck is
+            # the game's in play, which a `send new pocha` may have changed since the table line
+            playing = self.table.about().get("game")
+            try:
+                board.lay_card(("es:" if playing == "pocha" else "") + args[0])
+            except ValueError as e:  # the script's check followed a `new` the board refused
+                raise ScriptError(line, "%s (the table plays %s)" % (e, playing))
         elif verb == "tag":
             board.lay_tag(args[0])
         elif verb == "button":
@@ -277,20 +282,11 @@ class Sim:
         self.link.receive(frame.encode(json.dumps(cmd).encode()))
 
     def position(self, line, name):
-        import json
-
-        from games.tock.rules import Position, PositionError
+        from sim.script import load_position
 
         if self.settings["game"] != "tock":
             raise ScriptError(line, "position is for Tock scripts")
-        path = name if name.startswith("/") else self.script_dir + "/" + name
-        try:
-            with open(path) as f:
-                pos = Position.from_dict(json.load(f))
-        except (OSError, ValueError) as e:
-            raise ScriptError(line, "position %s: %s" % (name, e))
-        except PositionError as e:
-            raise ScriptError(line, "position %s: %s" % (name, e))
+        pos = load_position(line, name, self.script_dir)
         self.game.new_game(pos)
         # said as a new game from that position, as `new` says it: the live view and replay
         # follow the game from here (without it they took a legal move for a wrong one)
@@ -389,8 +385,8 @@ def main(argv):
         return 2
     path = argv[1]
     try:
-        with open(path) as f:
-            settings = read(f)  # the whole script is checked before anything runs
+        with open(path) as f:  # the whole script is checked before anything runs
+            settings = read(f, None, path.rsplit("/", 1)[0] if "/" in path else ".")
     except OSError as e:
         sys.stderr.write("sim: cannot read %s: %s\n" % (path, e))
         return 2

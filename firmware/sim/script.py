@@ -7,6 +7,12 @@ BUTTONS = ("undo", "new", "pause")
 GOALS = ("A", "B")
 COLOURS = "RGBY"
 HEX = "0123456789ABCDEF"
+# The simulator runs the table's loop at its scan rate, so table time costs CPU in proportion
+# (about 4 s a table hour on a laptop, more on a board-sized interpreter): one `wait`, `unplug`
+# or `glitch` lasts at most an hour of table time (wait longer in several lines), and `pace`,
+# the time between two hand actions, at most a minute.
+MAX_MS = 3600000
+MAX_PACE = 60000
 
 
 class ScriptError(ValueError):
@@ -23,26 +29,74 @@ def is_square(name):
     rest = name[1:]
     if rest[0] in "HC":
         return rest[1:] in ("1", "2", "3", "4")
-    return rest.isdigit() and rest[0] != "0" and 1 <= int(rest) <= 18
+    from games.settings import digits
+
+    return digits(rest) and rest[0] != "0" and len(rest) < 3 and int(rest) <= 18
 
 
-def _ms(line, word):
-    if not word.isdigit():
-        raise ScriptError(line, "expected a duration in ms, got %r" % word)
+def _ms(line, word, top=MAX_MS):
+    from games.settings import digits
+
+    if not digits(word) or len(word) > 12 or int(word) > top:
+        raise ScriptError(line, "expected a duration in ms from 0 to %d, got %r" % (top, word[:24]))
     return int(word)
+
+
+def decode(data):
+    """A script's bytes as text; a line that is not UTF-8 is refused with its number (the
+    host checks a script before the simulator opens it)."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeError:
+        pass
+    for n, raw in enumerate(data.split(b"\n"), 1):
+        try:
+            raw.decode("utf-8")
+        except UnicodeError:
+            raise ScriptError(n, "not UTF-8 text: a table script is plain text")
+    raise ScriptError(1, "not UTF-8 text: a table script is plain text")
+
+
+def load_position(line, name, base):
+    """The Tock position of a `position FILE` line (FILE relative to the script's folder
+    `base`), checked by the rules core (T4); ScriptError names the line."""
+    import json
+
+    from games.tock.rules import Position, PositionError
+
+    path = name if name.startswith("/") else base + "/" + name
+    try:
+        with open(path) as f:
+            return Position.from_dict(json.load(f))
+    except OSError:
+        raise ScriptError(line, "position %s: no such file (beside the script)" % name)
+    except (ValueError, PositionError) as e:
+        raise ScriptError(line, "position %s: %s" % (name, e))
+
+
+def _agrees(line, name, pos, table):
+    """The table line and the position describe one game: a `players=` or `rules=` given on
+    the table line must be the position's (the position holds the pawns of its players)."""
+    for key, theirs in (("players", pos.players), ("rules", pos.rules)):
+        if key in table and table[key] != theirs:
+            raise ScriptError(
+                line,
+                "position %s is for %s=%s; the table line says %s=%s"
+                % (name, key, theirs, key, table[key]),
+            )
 
 
 def _settings(line, game, words):
     """The table line's settings, checked in full by the game's declaration (the same
     checker as a host's `new`): refused here, with the line, before anything runs."""
-    from games.settings import check
+    from games.settings import check, digits
 
     out = {}
     for w in words:
         if "=" not in w:
             raise ScriptError(line, "setting %r is not key=value" % w)
         k, v = w.split("=", 1)
-        out[k] = int(v) if v.isdigit() and len(v) < 12 else v
+        out[k] = int(v) if digits(v) and len(v) < 12 else v
     try:
         check(game, out)
     except ValueError as e:
@@ -50,18 +104,19 @@ def _settings(line, game, words):
     return out
 
 
-def parse(text):
+def parse(text, base=None):
     """Script text -> (settings dict with "game", [(line, verb, args), ...])."""
     actions = []  # type: list[tuple]
-    settings = read(text.split("\n"), actions.append)
+    settings = read(text.split("\n"), actions.append, base)
     return settings, actions
 
 
-def read(lines, on_action=None):
+def read(lines, on_action=None, base=None):
     """Checks every line of a script (any iterable of lines, a file included) and returns its
     settings; each action goes to on_action((line, verb, args)) as it is read. The simulator
     reads a script twice, checking it all first, then playing it line by line, so a long
-    generated game never sits in the heap."""
+    generated game never sits in the heap. `base`: the script's folder, where a `position`
+    line's file is read and checked too (without it, only the line's form is)."""
     from games.settings import check
 
     settings = None
@@ -69,7 +124,7 @@ def read(lines, on_action=None):
     playing = None  # type: dict | None
     index = 0
     for n, raw in enumerate(lines, 1):
-        words = raw.split("#", 1)[0].split()
+        words = _words(raw.split("#", 1)[0])
         if not words:
             continue
         verb = words[0]
@@ -85,6 +140,8 @@ def read(lines, on_action=None):
             settings["game"] = game
             continue
         action = (n, verb, _check(n, verb, args, index, game, playing))
+        if verb == "position" and base is not None:
+            _agrees(n, args[0], load_position(n, args[0], base), settings)
         if verb == "send" and args[0] == "new":  # the table plays by these from here on
             from link.commands import parse_words, typed
 
@@ -98,6 +155,14 @@ def read(lines, on_action=None):
     if settings is None:
         raise ScriptError(1, "empty script: it needs a 'table GAME ...' line")
     return settings
+
+
+def _words(text):
+    """The words of a line, split at ASCII blanks only, as MicroPython splits them (CPython's
+    split() also splits at a no-break space: a word the board would not know)."""
+    for blank in "\t\n\r\f\v":
+        text = text.replace(blank, " ")
+    return [w for w in text.split(" ") if w]
 
 
 def _count(line, verb, args, k):
@@ -173,7 +238,7 @@ def _check_args(n, verb, args, index, game=None, playing=None):
         return [args[0], _ms(n, args[1])]
     if verb in ("wait", "pace", "unplug"):
         _count(n, verb, args, 1)
-        return [_ms(n, args[0])]
+        return [_ms(n, args[0], MAX_PACE if verb == "pace" else MAX_MS)]
     if verb == "button":
         _count(n, verb, args, 1)
         if args[0] not in BUTTONS:
@@ -187,6 +252,12 @@ def _check_args(n, verb, args, index, game=None, playing=None):
 
         if not args:
             raise ScriptError(n, "send needs a command")
+        if args[0] == "repl":  # the board leaves its loop for the REPL: nothing after it runs
+            raise ScriptError(
+                n,
+                "send repl hands the board to its REPL, ending the table: "
+                "a script cannot go on after it (end the script instead)",
+            )
         try:
             parse_words(args, game, playing)
         except ValueError as e:

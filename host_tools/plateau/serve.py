@@ -22,7 +22,8 @@ from plateau.sim import Firmware
 
 BACKLOG = 1 << 16  # bytes held for a tool slow to read (a loaded machine), as a USB stack does
 IDLE = "table tock players=4\n"
-FOREVER = "wait 2000000000  # plateau sim --serve: the table stays on\n"
+# plateau sim --serve: the table stays on, a year of waits (a script line waits an hour at most)
+FOREVER = "# plateau sim --serve: the table stays on\n" + "wait 3600000\n" * 24 * 366
 
 
 def served_script(script: str | None, folder: str) -> str:

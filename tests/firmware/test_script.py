@@ -89,3 +89,21 @@ def test_K1_K2_K5_pocha_scripts_checked_in_full_before_the_run():
     check_rejected(head + "send new deck=40 players=5\nsend new dealer=7\n", 3, ["1 to 5"])
     # a switch to another game starts from its defaults
     check_rejected(head + "send new holdem\nsend bid 2 1\n", 3, ["unknown command 'bid'"])
+
+
+def test_H2_blinds_not_twice_the_small_are_refused_in_scripts_and_at_new():
+    check_rejected("table holdem blinds=1/3\n", 1, ["line 1", "twice the small (H2): 1/2"])
+    check_rejected("table holdem\nsend new blinds=5/5\n", 2, ["line 2", "5/10, not 5/5"])
+    check_rejected("table tock\nsend new holdem blinds=2/3\n", 2, ["line 2", "2/4"])
+    parse("table holdem stacks=1 blinds=1/2\nsend new blinds=25/50\n")  # short stacks: H2
+
+
+def test_numbers_are_plain_digits_and_words_split_at_ascii_blanks():
+    head = "table tock players=2\n"
+    check_rejected("table tock players=\uff12\n", 1, ["line 1", "players"])
+    check_rejected(head + "wait \uff12\n", 2, ["duration"])
+    check_rejected(head + "wait 3600001\n", 2, ["0 to 3600000"])
+    check_rejected(head + "lift R\uff11\n", 2, ["unknown square"])
+    check_rejected(head + "button\u00a0undo\n", 2, ["unknown action"])
+    check_rejected(head + "send repl\ncard 7H\n", 2, ["send repl"])
+    check_rejected("table pocha players=3\ncard \uff15O\n", 2, ["unknown card"])

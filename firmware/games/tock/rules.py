@@ -12,6 +12,7 @@
 from micropython import const
 
 from games.cards import JOKER, CardError, parse_card
+from games.settings import digits
 
 COLOURS = "RGBY"
 TRACK = const(72)
@@ -112,7 +113,7 @@ def parse_square(name):
         if rest[1:] in ("1", "2", "3", "4"):
             return home_square(c, int(rest[1:]))
         return None
-    if rest.isdigit() and rest[0] != "0" and 1 <= int(rest) <= 18:
+    if digits(rest) and rest[0] != "0" and len(rest) < 3 and int(rest) <= 18:
         return c * 18 + int(rest) - 1
     return None
 

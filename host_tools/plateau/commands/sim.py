@@ -81,10 +81,11 @@ def sim_events(link: HostLink, fw: Firmware):
 
 
 def check_script(script: str) -> None:
-    from sim.script import ScriptError, parse  # firmware/sim/script.py, shared
+    from sim.script import ScriptError, decode, parse  # firmware/sim/script.py, shared
 
-    try:
-        parse(Path(script).read_text())
+    path = Path(script)
+    try:  # checked in full, a `position` line's file too, before the simulator starts
+        parse(decode(path.read_bytes()), str(path.resolve().parent))
     except OSError as e:
         raise UsageError(f"cannot read {script}: {e.strerror}") from None
     except ScriptError as e:
