@@ -144,13 +144,13 @@ class SimBoard:
     def lay_card(self, card):
         """The card's tag enters the reader's field (on top of the discard pile). When a
         whole deck has been laid, the pile is taken away to be shuffled first."""
+        uids = self.uids.get(card)
+        if not uids:  # before it is counted: nothing was laid
+            raise ValueError("no tag for card %s in hardware/tags.json" % card)
         self._dealt += 1
         if self._dealt > self.deck:
             self._dealt = 1
             self.reader_chip.lift()
-        uids = self.uids.get(card)
-        if not uids:
-            raise ValueError("no tag for card %s in hardware/tags.json" % card)
         uid = uids[0]
         if card == "X" and uid in self.pile() and len(uids) > 1:
             uid = uids[1]  # the second joker

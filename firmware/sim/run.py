@@ -238,13 +238,17 @@ class Sim:
         elif verb == "glitch":
             board.glitch(args[0], args[1])
         elif verb == "card":
-            # the tag registry names Spanish cards es:12B (hardware/tags.md); the deck is
-            # the game's in play, which a `send new pocha` may have changed since the table line
-            playing = self.table.about().get("game")
+            # the tag registry names Spanish cards es:12B (hardware/tags.md); the decks share
+            # no card, so a card not of the table line's deck is of the game a `send new`
+            # switched to (asked only then: about() makes a dict, and cards are many)
+            spanish = self.settings["game"] == "pocha"
             try:
-                board.lay_card(("es:" if playing == "pocha" else "") + args[0])
-            except ValueError as e:  # the script's check followed a `new` the board refused
-                raise ScriptError(line, "%s (the table plays %s)" % (e, playing))
+                board.lay_card(("es:" if spanish else "") + args[0])
+            except ValueError as e:
+                playing = self.table.about().get("game")
+                if (playing == "pocha") == spanish:  # the script's check followed a `new`
+                    raise ScriptError(line, "%s (the table plays %s)" % (e, playing))
+                board.lay_card(("" if spanish else "es:") + args[0])
         elif verb == "tag":
             board.lay_tag(args[0])
         elif verb == "button":

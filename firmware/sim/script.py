@@ -42,21 +42,6 @@ def _ms(line, word, top=MAX_MS):
     return int(word)
 
 
-def decode(data):
-    """A script's bytes as text; a line that is not UTF-8 is refused with its number (the
-    host checks a script before the simulator opens it)."""
-    try:
-        return data.decode("utf-8")
-    except UnicodeError:
-        pass
-    for n, raw in enumerate(data.split(b"\n"), 1):
-        try:
-            raw.decode("utf-8")
-        except UnicodeError:
-            raise ScriptError(n, "not UTF-8 text: a table script is plain text")
-    raise ScriptError(1, "not UTF-8 text: a table script is plain text")
-
-
 def load_position(line, name, base):
     """The Tock position of a `position FILE` line (FILE relative to the script's folder
     `base`), checked by the rules core (T4); ScriptError names the line."""

@@ -80,8 +80,24 @@ def sim_events(link: HostLink, fw: Firmware):
             return  # the simulator ended: its side of the pty closed
 
 
+def decode(data: bytes) -> str:
+    """A script's bytes as text; a line that is not UTF-8 is refused with its number."""
+    from sim.script import ScriptError
+
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
+    for n, raw in enumerate(data.split(b"\n"), 1):
+        try:
+            raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise ScriptError(n, "not UTF-8 text: a table script is plain text") from None
+    raise AssertionError("unreachable: some line did not decode")
+
+
 def check_script(script: str) -> None:
-    from sim.script import ScriptError, decode, parse  # firmware/sim/script.py, shared
+    from sim.script import ScriptError, parse  # firmware/sim/script.py, shared
 
     path = Path(script)
     try:  # checked in full, a `position` line's file too, before the simulator starts
