@@ -374,7 +374,8 @@ def test_blind_structure_and_clock():
         "left_s": None,
         "next": None,
     }
-    for bad in ("", "break 5", "2/1 10", "1/2", "1/2 0", "a/b 3", "1/2 10 extra"):
+    bad_ones = ("", "break 5", "2/1 10", "1/2", "1/2 0", "a/b 3", "1/2 10 extra", "１/2 10")
+    for bad in (*bad_ones, "1/3 10", "5/5 10"):  # H2: the big blind is twice the small
         with pytest.raises(StructureError):
             parse(bad)
 

@@ -18,7 +18,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-LINE = re.compile(r"(?:(\d{1,9})/(\d{1,9})|(break))\s+(\d{1,4}(?:\.\d+)?)\Z")
+# ASCII digits only: \d also takes "２", which int() reads as 2 but the table refuses
+LINE = re.compile(r"(?:([0-9]{1,9})/([0-9]{1,9})|(break))\s+([0-9]{1,4}(?:\.[0-9]+)?)\Z")
 
 
 @dataclass(frozen=True)
@@ -56,6 +57,11 @@ def parse(text: str) -> list[Level]:
             if not 0 < small <= big:
                 raise StructureError(
                     f"line {n}: the small blind is more than 0 and at most the big"
+                )
+            if big != 2 * small:  # as the table checks its own (games/holdem/settings.py)
+                raise StructureError(
+                    f"line {n}: the big blind is twice the small (H2): "
+                    f"{small}/{2 * small}, not {small}/{big}"
                 )
             levels.append(Level(small, big, minutes))
     if not any(lv.small is not None for lv in levels):
