@@ -12,7 +12,7 @@ from check import Rand
 from tockpos import pos
 
 from games.tock.rules import CELLS, COLOURS, TRACK, Card, parse_square, square_name
-from games.tock.tracker import ILLEGAL_MS, TockGame
+from games.tock.tracker import TockGame
 
 # the sensors by name, one bit each: every square, then the camp slots (the board's own map,
 # hardware/sensors.json, orders them otherwise: the tracker takes any order)
@@ -192,7 +192,7 @@ def play_case(r):
     kind = wrong(r, hands, p, m, moves)
     if kind is None:
         return None
-    hands.wait(ILLEGAL_MS + 400)
+    hands.wait(game.illegal_ms + 400)
     ill = [e for e in hands.events if e["type"] == "illegal"]
     assert hands.said() == ["card", "illegal"], (kind, m.describe(), hands.events)
     fix = ill[0]["fix"]
@@ -221,7 +221,7 @@ def play_case(r):
         then.remove("win")
     assert then == ["move", "corrected"], (kind, m.describe(), fix, hands.events[n:])
     assert game.pos.same_placement(m.after), (m.describe(), game.pos)
-    hands.wait(ILLEGAL_MS + 400)
+    hands.wait(game.illegal_ms + 400)
     assert hands.said()[n:].count("illegal") == 0, hands.events[n:]
     return kind, bool(m.captures), card.rank == "7"
 
@@ -256,7 +256,7 @@ def test_T13_half_capture_fix_names_the_square_and_the_camp():
     hands = Hands(game, p)
     game.on_card("5H", "uid", hands.now)
     hands.set("R3", 0)
-    hands.wait(ILLEGAL_MS + 400)
+    hands.wait(game.illegal_ms + 400)
     (ill,) = [e for e in hands.events if e["type"] == "illegal"]
     assert ill["fix"] == (
         "to capture with 5H (T13): lift the G pawn off R8 and put it in G's camp (GC1-GC4),"
@@ -276,7 +276,7 @@ def test_T8_T13_exit_capture_half_made_is_explained():
     hands = Hands(game, p)
     game.on_card("AH", "uid", hands.now)
     hands.set("RC1", 0)
-    hands.wait(ILLEGAL_MS + 400)
+    hands.wait(game.illegal_ms + 400)
     (ill,) = [e for e in hands.events if e["type"] == "illegal"]
     assert ill["fix"].startswith(
         "to capture with AH (T13): lift the G pawn off R18 and put it in G's camp (GC1-GC4),"
@@ -296,13 +296,13 @@ def test_T17_pawns_put_back_then_the_move_says_corrected_once():
     game.on_card("5H", "uid", hands.now)
     hands.set("R3", 0)
     hands.set("R9", 1)
-    hands.wait(ILLEGAL_MS + 400)
+    hands.wait(game.illegal_ms + 400)
     hands.set("R9", 0)
     hands.set("R3", 1)
     hands.wait(400)
     hands.set("R3", 0)
     hands.set("R8", 1)
-    hands.wait(ILLEGAL_MS + 400)
+    hands.wait(game.illegal_ms + 400)
     assert hands.said() == ["card", "illegal", "corrected", "move"], hands.events
 
 
@@ -313,7 +313,7 @@ def test_T11_T13_seven_half_capture_fix_names_the_square_and_the_camp():
     hands = Hands(game, p)
     game.on_card("7S", "uid", hands.now)
     hands.set("R1", 0)
-    hands.wait(ILLEGAL_MS + 400)
+    hands.wait(game.illegal_ms + 400)
     (ill,) = [e for e in hands.events if e["type"] == "illegal"]
     assert ill["fix"].startswith(
         "to capture with 7S (T13): lift the G pawn off R8 and put it in G's camp (GC1-GC4),"

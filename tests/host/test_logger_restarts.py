@@ -15,7 +15,7 @@ from collections import Counter
 from clock import VirtualClock
 from link import frame
 from link.link import Link
-from plateau.hostlink import FastDecoder, Receiver
+from plateau.hostlink import Receiver
 from plateau.logger import Logger, read_log, take_up
 
 STEP_MS = 5
@@ -81,7 +81,7 @@ class Table:
         self.rx.asked(self.clock.now / 1000)
 
     def run(self, ms):
-        decoder = FastDecoder()
+        decoder = frame.Decoder()
         for _ in range(ms // STEP_MS):
             now = self.clock.now
             if self.up:
