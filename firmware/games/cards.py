@@ -27,26 +27,3 @@ def parse_card(text):
             % text
         )
     return rank, suit
-
-
-# A card as one byte, for tables that keep many (sense/cards.py keeps the enrolled tags so):
-# French 0..51 (rank, then suit), the joker 52, Spanish 53..100 (es:1O ... es:12B). The text
-# is the checked one (games/settings.py, kind "card").
-SPANISH_SUITS = "OCEB"  # Pocha's (games/pocha/rules.py)
-
-
-def card_code(text):
-    if text == JOKER:
-        return 52
-    if text.startswith("es:"):
-        return 53 + (int(text[3:-1]) - 1) * 4 + SPANISH_SUITS.index(text[-1])
-    return RANKS.index(text[:-1]) * 4 + SUITS.index(text[-1])
-
-
-def card_text(code):
-    if code < 52:
-        return RANKS[code >> 2] + SUITS[code & 3]
-    if code == 52:
-        return JOKER
-    code -= 53
-    return "es:%d%s" % ((code >> 2) + 1, SPANISH_SUITS[code & 3])

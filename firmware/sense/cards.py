@@ -19,7 +19,6 @@
 from micropython import const
 
 from clock import elapsed
-from games.cards import card_code, card_text
 
 _REREAD_MS = const(600)
 # A new search for a tag (REQA) starts at most every _POLL_MS while none answers: a card is
@@ -30,7 +29,8 @@ _QUIET = const(3)  # empty searches in a row that end the stocktaking (see hal/m
 _SEEN = const(64)  # tags remembered since power-up: a deck and its jokers, with room
 # Tags a table can enrol (`enrol`), besides the ones hardware/tags.json names: two French
 # decks with jokers and a Spanish one (156), with room. They are kept in _TAG bytes each
-# (UID length, UID, the card as one byte: games/cards.py), 1,920 bytes for all: as text in a
+# (UID length, UID, the card's name in ASCII, zero-padded: "es:12B" is the longest; sensing
+# knows no game, so no game's numbering of its cards), 2,720 bytes for all: as text in a
 # dict they would take about 72 bytes each (11.5 KB for 160, measured on the 32-bit build),
 # more than the simulated table has to spare at an ESP32's heap. The bytes come in chunks of
 # _CHUNK tags, taken as tags are enrolled: a table that enrols none pays nothing, and no
@@ -39,7 +39,8 @@ _SEEN = const(64)  # tags remembered since power-up: a deck and its jokers, with
 # is scanned the same way).
 ENROL_MAX = const(160)
 _SLOT = const(11)  # a remembered UID: its length, then up to 10 bytes
-_TAG = const(12)  # an enrolled tag: the same, then its card's code
+_CARD = const(6)  # a card's name, at most
+_TAG = const(17)  # an enrolled tag: the same, then its card's name (_SLOT + _CARD)
 _CHUNK = const(16)
 
 
@@ -72,7 +73,7 @@ class CardReads:
         if card is None:
             i = self._find(uid)
             if i >= 0:
-                card = card_text(self._tags[i // _CHUNK][i % _CHUNK * _TAG + _SLOT])
+                card = _card_at(self._tags[i // _CHUNK], i % _CHUNK * _TAG)
         return card
 
     def _find(self, uid):
@@ -101,6 +102,8 @@ class CardReads:
                 "the table holds %d enrolled tags, its most: forget some first (unenrol TAG, "
                 "or unenrol all)" % ENROL_MAX
             )
+        if not 0 < len(card) <= _CARD:
+            return "%r is no card's name" % card
         n = self.enrolled
         if n == len(self._tags) * _CHUNK:
             self._tags.append(bytearray(_CHUNK * _TAG))
@@ -108,7 +111,8 @@ class CardReads:
         o = n % _CHUNK * _TAG
         t[o] = len(uid)
         t[o + 1 : o + 1 + len(uid)] = uid
-        t[o + _SLOT] = card_code(card)
+        name = card.encode()
+        t[o + _SLOT : o + _TAG] = name + bytes(_CARD - len(name))
         self.enrolled += 1
         return None
 
@@ -145,7 +149,7 @@ class CardReads:
         for i in range(self.enrolled):
             t = self._tags[i // _CHUNK]
             o = i % _CHUNK * _TAG
-            yield uid_hex(t[o + 1 : o + 1 + t[o]]), card_text(t[o + _SLOT])
+            yield uid_hex(t[o + 1 : o + 1 + t[o]]), _card_at(t, o)
 
     def forget(self):
         """The last read was refused: the same card laid again is a new read, however soon
@@ -237,3 +241,11 @@ def _find(table, size, count, uid):
             else:
                 return k
     return -1
+
+
+def _card_at(table, o):
+    """The card's name kept in the enrolled tag at offset `o` of `table`."""
+    end = o + _TAG
+    while not table[end - 1]:
+        end -= 1
+    return bytes(table[o + _SLOT : end]).decode()
