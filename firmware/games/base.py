@@ -56,7 +56,12 @@ class Game:
         pass
 
     def on_button(self, name, now):
-        pass
+        """A button pressed. Games that use the table's buttons (Tock, Weykick) have their
+        own; here none does anything, and a button has no answer: that is said."""
+        self.button_refused(name, "the %s button does nothing in this game" % name)
+
+    def button_refused(self, name, why):
+        self.emit({"type": "error", "what": "button", "button": name, "why": why})
 
     def on_card(self, text, uid, now, pile=False):
         self.emit(

@@ -138,3 +138,12 @@ def test_H2_stacks_short_of_the_big_blind_are_all_in_and_the_cards_are_turned():
     assert start["blinds"] == {"2": 1, "3": 1} and start["to_act"] == "1"  # 1 to call, not 2
     (end,) = of(evs, "hand_end")
     assert end["stacks"] == {"1": 3, "2": 0, "3": 0}  # seat 1's aces (it shows last)
+
+
+def test_buttons_do_nothing_at_a_holdem_table_and_say_so():
+    # a Hold'em table is run from the host (bets) and the reader (cards): its buttons are no
+    # action, which the table says rather than nothing
+    evs = run(HEAD + "button undo\nwait 300\nbutton new\nwait 300\nsend fold 1\nwait 100\n")
+    errs = [e["button"] for e in of(evs, "error") if e["what"] == "button"]
+    assert errs == ["undo", "new"], evs
+    assert answers(evs)[-1] == (True, "")  # the hand went on as it was

@@ -121,3 +121,9 @@ def test_K8_tie_break_hands_are_numbered_on():
     starts = [e["hand"] for e in out if e["type"] == "hand_start"]
     assert numbers == [3, 4, 5], numbers
     assert starts == [4, 5, 6] and g.tiebreak
+
+
+def test_buttons_do_nothing_at_a_pocha_table_and_say_so():
+    evs = run(HEAD + "button undo\nwait 300\nbutton pause\nwait 300\n")
+    errs = [e["button"] for e in of(evs, "error") if e["what"] == "button"]
+    assert errs == ["undo", "pause"], evs

@@ -180,3 +180,12 @@ def test_host_command_new_game():
     assert g["position"]["players"] == 2 and g["position"]["rules"] == "toc-fr"
     (a,) = [e for e in evs if e["type"] == "answer"]
     assert a["ok"] is True
+
+
+def test_a_button_that_does_nothing_says_why():
+    # nothing to undo yet, and Tock has no use for pause: a button has no answer, so the
+    # table says what it did not do (an error event naming the button)
+    evs = run(HEAD + "button undo\nwait 300\nbutton pause\nwait 300\n")
+    errs = [(e["button"], e["why"]) for e in of(evs, "error") if e["what"] == "button"]
+    assert [b for b, _ in errs] == ["undo", "pause"], evs
+    assert "does nothing" in errs[1][1] and errs[0][1], errs

@@ -252,10 +252,12 @@ class TockGame(Game):
         return True
 
     def on_button(self, name, now):
-        if name == "undo":
-            self.command({"cmd": "undo"})
-        elif name == "new":
-            self.command({"cmd": "new"})
+        if name in ("undo", "new"):
+            why = self.command({"cmd": name})
+            if why:  # a button has no answer: what it did not do is said
+                self.button_refused(name, why)
+        else:
+            Game.on_button(self, name, now)
 
     # --- host commands ---------------------------------------------------------------------
 
