@@ -53,6 +53,9 @@ class Link:
         self.boot = boot  # random per power-up: tells the host the board restarted
         self.table = table
         self.ring = ring if ring is not None else Ring()
+        # numbered from 1 until restore(): a ring handed over holds nothing of another boot
+        # (held on to, its last number made the first event a ValueError: the fuzz's resume)
+        self.ring.clear()
         self.seq = 0
         self._decoder = frame.Decoder()
         self._last_beat = None

@@ -255,6 +255,9 @@ def fuzz(game, n, seed, squeeze=0):
         c["short of memory"] += got[2]
         c["internal errors"] += got[3]
         if i % 500 == 499:  # what the board saved, it can resume
+            import gc
+
+            gc.collect()  # a board powers up with an empty heap: the fuzzed one's garbage goes
             link2 = Link(wire.write, "beef", ring=spare)
             again = Table(
                 wire, VirtualClock(), link2, make_game(game, link2.emit, (), {}), None, Store(flash)
