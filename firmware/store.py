@@ -31,6 +31,7 @@
 # most every _MIN_SAVE_MS. Flash blocks endure about 100 000 erase cycles and LittleFS spreads
 # its writes over the whole partition, so even 4 writes a second without pause would take
 # months to wear it; a real game writes a few times a minute.
+import gc
 import json
 import os
 from array import array
@@ -60,6 +61,7 @@ class Store:
         self.saves = 0
         self.error = None  # why the saved state could not be used, if it could not
         self._tags_unread = None  # why tags.json could not be read: it is not written over
+        self._keep_old = False  # state.json could not be read nor set aside: not written over
         try:
             os.mkdir(folder)
         except OSError:
@@ -69,7 +71,10 @@ class Store:
         return self._saved_at is None or elapsed(now, self._saved_at) >= self.min_save_ms
 
     def save(self, state, now):
-        """True once saved; False when the flash refused (full, worn: see .error)."""
+        """True once saved; False when the flash refused (full, worn: see .error), or a saved
+        game that could not be read at power-up must not be written over (set_aside)."""
+        if self._keep_old:
+            return False  # .error says why
         try:
             _write(self.path, self.tmp, state)
         except OSError as e:
@@ -155,6 +160,8 @@ class Store:
     def keep(self, boot, ring, first, last):
         """Events first..last of the link's `ring` to events.log (all the ring holds when
         the file is started for a new boot). False when the flash refused."""
+        if self._keep_old:
+            return False  # its events with it: the game's, when it is read again
         try:
             if boot != self._boot:
                 self._start(boot, ring)
@@ -209,21 +216,39 @@ class Store:
         return False
 
     def load(self):
-        """The saved state, or None (nothing saved, or unusable: see .error)."""
+        """The saved state, or None (nothing saved, or unusable: see .error). A file that
+        could not be read (short of heap, a flash error) may be good: it is read again after
+        a collection, and if that fails too it is set aside, as a damaged one is."""
+        for again in (0, 1):
+            try:
+                with open(self.path) as f:
+                    d = _read(f.read())
+                state = d["state"]
+                if not isinstance(state, dict):
+                    raise ValueError("not a saved game")
+                return state if d["v"] == VERSION else {"game": state}
+            except (ValueError, KeyError, TypeError) as e:
+                self.set_aside("unreadable (%s)" % e)
+                return None
+            except (OSError, MemoryError) as e:
+                if e.args and e.args[0] == 2:  # ENOENT
+                    return None  # nothing saved
+                d = None
+                gc.collect()
+                if again:
+                    self.set_aside("not read (%s: %s)" % (type(e).__name__, e))
+        return None
+
+    def set_aside(self, why):
+        """A saved game that cannot be used now is kept as state.bad, for a person to look
+        at, and the new game's saves cannot write over it; if even the rename fails,
+        state.json stays and nothing is saved until the board restarts."""
         try:
-            with open(self.path) as f:
-                text = f.read()
+            os.rename(self.path, self.folder + "/state.bad")
+            self.error = "saved game %s: kept as state.bad, starting a new game" % why
         except OSError:
-            return None
-        try:
-            d = _read(text)
-            state = d["state"]
-            if not isinstance(state, dict):
-                raise ValueError("not a saved game")
-            return state if d["v"] == VERSION else {"game": state}
-        except (ValueError, KeyError, TypeError, MemoryError) as e:
-            self.error = "saved game unreadable (%s): starting a new game" % e
-            return None
+            self._keep_old = True
+            self.error = "saved game %s: not written over until the board restarts" % why
 
     def refill(self, ring, boot, seq):
         """At power-up: the link's `ring` filled again with the events of `boot` numbered

@@ -326,16 +326,27 @@ class Table:
             pass  # not a card: nothing awaited (the host, unanswered, asks again)
 
     def _resume_game(self, state):
+        """The saved game takes the new one's place; one that does not fit is set aside
+        (store.Store.set_aside), as is one that twice found the heap too short to be
+        restored: the new game's saves never write over it."""
         name = self.about().get("game")
-        try:
-            if not isinstance(state, dict):
-                raise ValueError("not a game")
-            if state.get("game") != name:  # the table played another game
-                self._load(state.get("game"), {})
-            self.game.restore(state)
-        except (ValueError, KeyError, TypeError, IndexError, AttributeError) as e:
-            self.store.error = "saved game unusable (%s): starting a new game" % e
-            self._load(name, {})
+        why = None
+        for _ in range(2):
+            try:
+                if not isinstance(state, dict):
+                    raise ValueError("not a game")
+                if state.get("game") != name:  # the table played another game
+                    self._load(state.get("game"), {})
+                self.game.restore(state)
+                return
+            except (ValueError, KeyError, TypeError, IndexError, AttributeError) as e:
+                why = "unusable (%s)" % e
+                break
+            except MemoryError:  # a restore starts afresh: tried again once collected
+                why = "not restored (short of memory)"
+                gc.collect()
+        self.store.set_aside(why)
+        self._load(name, {})
 
     def step(self):
         """One pass of the loop. An exception in it (a bug in a game's handler, say) is

@@ -475,3 +475,118 @@ def test_weykick_resumes_a_spent_goal_the_pause_and_the_break_W2_W5():
     assert again.command({"cmd": "pause"}) is None
     paused = round_trip(again)
     assert paused.match.paused and paused.command({"cmd": "resume"}) is None
+
+
+def _short_of_heap(n):
+    """A callable's stand-in that raises MemoryError its first `n` calls, then does what
+    the real one does: a crowded heap at power-up, the collection freeing it or not."""
+
+    def wrap(real):
+        left = [n]
+
+        def f(*args):
+            if left[0] > 0:
+                left[0] -= 1
+                raise MemoryError("memory allocation failed (injected)")
+            return real(*args)
+
+        return f
+
+    return wrap
+
+
+def _held_game(flash):
+    """A Pocha table with a bid placed (its state differs from a new game's), saved."""
+    t, w = board(flash, "pocha", {"players": 3})
+    t.step()
+    t.game.on_card("es:5O", "u", 10)
+    t.step()
+    t.link.receive(frame.encode(b'{"cmd":"bid","seat":"2","amount":1,"id":"h1"}'))
+    t.step()
+    with open(flash + "/state.json", "rb") as f:
+        return f.read()
+
+
+def test_a_save_not_read_for_lack_of_heap_is_never_written_over():
+    # issue 15: a board that powers up with its heap crowded could not read its save, started
+    # a new game, and its next save wrote over the old, good one. Seeded: where the heap runs
+    # short (reading the file, or restoring the game from it) and how many times in a row
+    # (once: the collection and second try read it; twice or more: it is set aside as
+    # state.bad, said, and the new game's saves never touch it; and when even that rename
+    # fails, state.json stays and nothing is saved over it).
+    import os
+
+    import store
+
+    from games.pocha.tracker import PochaGame
+
+    r = Rand(15)
+    real_read, real_restore = store._read, PochaGame.restore
+    for trial in range(10):
+        flash = scratch("unread")
+        saved = _held_game(flash)
+        where = r.pick(("read", "restore"))
+        fails = r.int(1, 3)
+        no_rename = trial % 5 == 4  # state.bad cannot be made (a folder holds the name)
+        if no_rename:
+            os.mkdir(flash + "/state.bad")
+        if where == "read":
+            store._read = _short_of_heap(fails)(real_read)
+        else:
+            PochaGame.restore = _short_of_heap(fails)(real_restore)
+        try:
+            gc.collect()
+            t, w = board(flash, "pocha")
+        finally:
+            store._read, PochaGame.restore = real_read, real_restore
+        t.step()
+        errors = [e for e in events(w.out) if e["type"] == "error"]
+        said = [e for e in errors if "seq" in e]  # the resume's own, numbered
+        told = [e for e in errors if "at" in e]  # each save refused (link messages)
+        case = (trial, where, fails, no_rename)
+        if fails == 1:  # read at the second try: resumed, nothing said
+            assert errors == [] and t.game.bids == {"2": 1}, case
+            continue
+        (err,) = said
+        assert (
+            err["what"] == "saved-game"
+            and "MemoryError" in err["why"]
+            or ("short of memory" in err["why"])
+        ), (case, err)
+        assert t.game.bids == {} and t.game.hand_no == 0, case  # a new game
+        t.game.on_card("es:7C", "u", 10)  # which is played, and saved if it can be
+        t.step()
+        t.step()
+        if no_rename:
+            assert "not written over until the board restarts" in err["why"], (case, err)
+            with open(flash + "/state.json", "rb") as f:
+                assert f.read() == saved, case  # not written over
+            assert told and "not written over" in told[0]["why"], (case, told)
+            t2, w2 = board(flash, "pocha")  # the next power-up, heap to spare: resumed
+            assert t2.game.bids == {"2": 1}, case
+            os.rmdir(flash + "/state.bad")
+        else:
+            assert "state.bad" in err["why"] and told == [], (case, err, told)
+            with open(flash + "/state.bad", "rb") as f:
+                assert f.read() == saved, case  # kept whole, for a person to look at
+            assert Store(flash).load()["game"]["hand_no"] == 0, case  # the new game saved
+
+
+def test_a_damaged_save_is_set_aside_not_written_over():
+    import os
+
+    flash = scratch("damaged")
+    saved = _held_game(flash)
+    with open(flash + "/state.json", "wb") as f:
+        f.write(saved[:-9])  # cut short
+    with open(flash + "/state.json", "rb") as f:
+        damaged = f.read()
+    t, w = board(flash, "pocha")
+    t.step()
+    (err,) = [e for e in events(w.out) if e["type"] == "error"]
+    assert "unreadable" in err["why"] and "state.bad" in err["why"], err
+    t.game.on_card("es:7C", "u", 10)
+    t.step()
+    with open(flash + "/state.bad", "rb") as f:
+        assert f.read() == damaged
+    assert "state.json" in os.listdir(flash)  # the new game's
