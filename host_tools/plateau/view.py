@@ -124,6 +124,7 @@ LINES = {
         + (f"to act: seat {r['to_act']}" if r.get("to_act") else "no betting: the cards are turned")
         + f"   stacks {_seats(r['stacks'])}"
     ),
+    "blinds": lambda r, ev: f"blinds {r['blinds']} from the next hand (big bet {r.get('big_bet')})",
     # Pocha
     "bid": lambda r, ev: f"seat {r['seat']} bids {r['bid']}",
     "trick": lambda r, ev: (

@@ -147,3 +147,26 @@ def test_buttons_do_nothing_at_a_holdem_table_and_say_so():
     errs = [e["button"] for e in of(evs, "error") if e["what"] == "button"]
     assert errs == ["undo", "new"], evs
     assert answers(evs)[-1] == (True, "")  # the hand went on as it was
+
+
+def test_H2_blinds_change_between_hands_keeping_stacks_and_button():
+    # A club's blind clock: `send blinds 2/4` between hands; `new holdem blinds=2/4` would
+    # start a new game (stacks back to 100, the button back to seat 1).
+    for reset in ("", "reset\nwait 1500\n"):
+        evs = run(
+            HEAD + "send fold 1\nsend blinds 2/4\nsend fold 2\nwait 100\n"
+            "send blinds 3/5\nsend blinds 2/4\n" + reset + "send hand\nwait 100\n"
+        )
+        got = answers(evs)
+        assert got[2][0] is False and "not over" in got[2][1], got  # mid-hand: refused
+        assert got[4][0] is False and "twice the small" in got[4][1], got  # H2
+        assert got[5] == got[6] == (True, ""), got
+        (blinds,) = of(evs, "blinds")
+        assert blinds["blinds"] == "2/4" and blinds["big_bet"] == 8
+        first, second = of(evs, "hand_start")
+        end = of(evs, "hand_end")[0]["stacks"]
+        assert end == {"1": 100, "2": 99, "3": 101}
+        assert second["button"] == "2"  # moved on (H1), not back to the first
+        assert second["blinds"] == {"3": 2, "1": 4}  # the new blinds, left of the button
+        assert sum(second["stacks"].values()) + 6 == sum(end.values())
+        assert of(evs, "game") == []

@@ -16,6 +16,7 @@ SETTINGS = (
 SEAT = ("seat", ("seat", "seats"), None)
 COMMANDS = {
     "hand": (),
+    "blinds": (("blinds", ("pair", 1, CHIPS), None),),  # the next hand's, stacks kept
     "draw": (),
     "fold": (SEAT,),
     "check": (SEAT,),

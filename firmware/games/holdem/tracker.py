@@ -289,6 +289,8 @@ class HoldemGame(Game):
             return None
         if name_ in ACTIONS:
             return self._action(name_, cmd)
+        if name_ == "blinds":
+            return self._blinds(cmd["blinds"])
         if name_ == "new":  # settings checked in full already (table.Table.command)
             try:
                 self._setup(cmd.get("settings") or self.settings)
@@ -297,6 +299,26 @@ class HoldemGame(Game):
             self.emit({"type": "game", "game": "holdem", "stacks": self.stacks})
             return None
         return "unknown command %r for holdem" % name_
+
+    def _blinds(self, blinds):
+        """`blinds 2/4`: the next hand's blinds (a club's blind clock), between hands; the
+        stacks and the button stay, where `new holdem blinds=2/4` starts a new game."""
+        if self.hand is not None and not self.hand.over:
+            return "the blinds change between hands: this hand is not over"
+        from games.settings import check
+
+        s = dict(self.settings)
+        s["blinds"] = blinds
+        try:
+            s = check("holdem", s)  # H2: the big blind twice the small
+        except ValueError as e:
+            return str(e)
+        self.settings = s
+        small, big = blinds.split("/")
+        self.sb, self.bb = int(small), int(big)
+        self.big_bet = s.get("big-bet", 2 * self.bb)
+        self.emit({"type": "blinds", "blinds": blinds, "big_bet": self.big_bet})
+        return None
 
     def _new_hand(self):
         if self.hand is not None and not self.hand.over:

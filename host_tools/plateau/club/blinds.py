@@ -9,8 +9,8 @@ A structure file is one level a line (`#` starts a comment):
     5/10  15
 
 The clock runs from the start of the table's Hold'em game; the last level lasts for ever. The
-table's own blinds are set by the operator (`plateau send new holdem blinds=2/4`, or at the
-next `new`): the page shows the level due and says when the table's blinds are behind it."""
+table's own blinds are set by the operator between hands (`plateau send blinds 2/4`, stacks
+kept): the page shows the level due and says when the table's blinds are behind it."""
 
 from __future__ import annotations
 
