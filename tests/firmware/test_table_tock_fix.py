@@ -220,6 +220,8 @@ def play_case(r):
     if "win" in then:
         then.remove("win")
     assert then == ["move", "corrected"], (kind, m.describe(), fix, hands.events[n:])
+    said = [e for e in hands.events[n:] if e["type"] in ("move", "corrected")]
+    assert said[0]["seat"] == said[1]["seat"], said  # the mover's board was made right
     assert game.pos.same_placement(m.after), (m.describe(), game.pos)
     hands.wait(game.illegal_ms + 400)
     assert hands.said()[n:].count("illegal") == 0, hands.events[n:]

@@ -428,17 +428,18 @@ class TockGame(Game):
         if winner is not None:
             self.emit({"type": "win", "seat": move.after._seat_name(winner)})
         if self._matches(move.after):
-            self._corrected()  # a board said illegal was made right by the move itself
+            self._corrected(ev["seat"])  # an illegal board made right by the move itself
         else:
             self.board_state = _WRONG  # a captured pawn still in hand
             self.wrong = "camp"
             self.wrong_at = self.last_edge
 
-    def _corrected(self):
-        """The board is legal again: `corrected`, if an `illegal` was said."""
+    def _corrected(self, seat=None):
+        """The board is legal again: `corrected`, if an `illegal` was said, naming the seat
+        it was said to (the mover, when its move made it right: the turn has passed)."""
         if self.owed:
             self.owed = False
-            self.emit({"type": "corrected", "seat": self._seat()})
+            self.emit({"type": "corrected", "seat": seat or self._seat()})
 
     def _advance(self, ev, after):
         """The card is done (played as `ev`, or discarded when ev is None)."""
