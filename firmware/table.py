@@ -18,26 +18,12 @@ COLLECT = sys.implementation.name == "micropython"
 
 def make_game(name, emit, names, settings):
     """The game a table plays, by name, its settings checked in full first (SettingsError,
-    a ValueError, says what is wrong). Imported on demand: a Tock table never loads the
-    other games' code onto its heap."""
+    a ValueError, says what is wrong): found in the registry (games/__init__.py), which
+    imports only that game's code onto the heap."""
+    from games import declaration
     from games.settings import check
 
-    settings = check(name, settings)
-    if name == "tock":
-        from games.tock.tracker import TockGame
-
-        return TockGame(emit, names, settings)
-    if name == "weykick":
-        from games.weykick.tracker import WeykickGame
-
-        return WeykickGame(emit, names, settings)
-    if name == "holdem":
-        from games.holdem.tracker import HoldemGame
-
-        return HoldemGame(emit, names, settings)
-    from games.pocha.tracker import PochaGame
-
-    return PochaGame(emit, names, settings)
+    return declaration(name).make(emit, names, check(name, settings))
 
 
 class Table:

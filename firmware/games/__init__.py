@@ -1,0 +1,30 @@
+# The game registry: every game the table plays, by name, as python-chess finds a variant.
+# The table, the link's command checker, the table-script reader, the simulator and the host
+# tools ask here instead of naming games (docs/adding-a-game.md).
+#
+# A game is a folder games/<name>/ whose game.py declares it:
+#   NAME       the name people type and the events carry ("tock")
+#   DECK       the cards its reader reads: None (no cards), "french" (52 + jokers: 7H, X)
+#              or "spanish" (40 or 48: es:12B, as the tag registry names them)
+#   SENSORS    what its simulated board senses besides cards: "squares" (a pawn on every
+#              square), "goals" (a ball in a goal) or None
+#   SETTINGS   its settings, typed: ((name, kind, default), ...), read by games/settings.py
+#   COMMANDS   its own command words: {word: ((name, kind, default), ...)}, the same kinds
+#   agree(s)   (optional) why checked settings do not go together, or None
+#   make(emit, names, settings)  the game (a games.base.Game) for settings checked in full
+#   simulated(board, game, fresh)  (optional) the simulator's table for a new game
+# and its name in GAMES below; the first is the game a `new` naming none starts.
+#
+# Only names live here, and a declaration is imported when asked for: a Tock table never
+# loads another game's code (each module a board imports costs its heap).
+GAMES = ("tock", "weykick", "holdem", "pocha")
+
+
+def declaration(name):
+    """The declaration (games/<name>/game.py) of a game; SettingsError (a ValueError) names
+    the known ones."""
+    if not isinstance(name, str) or name not in GAMES:
+        from games.settings import SettingsError, _show
+
+        raise SettingsError("unknown game %s; one of: %s" % (_show(name), ", ".join(GAMES)))
+    return __import__("games.%s.game" % name, None, None, ("NAME",))

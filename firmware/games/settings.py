@@ -1,5 +1,5 @@
 # Settings and command arguments, typed: every game declares its settings once, as data, in
-# games/<game>/settings.py (SETTINGS, and COMMANDS for its own command words); the table's
+# its declaration games/<game>/game.py (SETTINGS, and COMMANDS for its own words); the table's
 # own words are in link/commands.py. This one checker reads those declarations for every
 # path a value comes in by: a host `new` (same game or a switch), a table script's `table`
 # and `send` lines, `plateau gen`, a saved game read back. It checks everything before
@@ -21,7 +21,8 @@
 #   ("position",)             a Tock position (T4), checked by the rules core
 # A setting whose default is None is optional (the game derives it, e.g. Hold'em's big-bet).
 
-GAMES = ("tock", "weykick", "holdem", "pocha")
+from games import declaration
+
 LIMIT = 1 << 30  # the ESP32's small ints: beyond this, numbers cost heap
 
 
@@ -29,17 +30,10 @@ class SettingsError(ValueError):
     pass
 
 
-def declared(game):
-    """The module declaring a game's SETTINGS (and COMMANDS); SettingsError if unknown."""
-    if not isinstance(game, str) or game not in GAMES:
-        raise SettingsError("unknown game %s; one of: %s" % (_show(game), ", ".join(GAMES)))
-    return __import__("games.%s.settings" % game, None, None, ("SETTINGS",))
-
-
 def check(game, given):
     """The whole settings of `game` from the given ones (a dict: name -> value, as typed by a
     person or sent as JSON) and the declared defaults. SettingsError says what is wrong."""
-    mod = declared(game)
+    mod = declaration(game)
     if not isinstance(given, dict):
         raise SettingsError("settings are name=value pairs")
     names = [d[0] for d in mod.SETTINGS]
@@ -172,21 +166,12 @@ def value(name, kind, v, known=None):
 
 
 def _card(name, v):
-    if isinstance(v, str) and v.startswith("es:"):
-        from games.pocha.rules import PochaError
-        from games.pocha.rules import card as spanish
-
-        try:
-            return "es:%d%s" % spanish(v[3:])
-        except PochaError as e:
-            raise SettingsError("%s: %s" % (name, e))
-    from games.cards import CardError, parse_card
+    from games.cards import CardError, tag_name
 
     try:
-        rank, suit = parse_card(v)
+        return tag_name(v)
     except CardError as e:
         raise SettingsError("%s: %s" % (name, e))
-    return rank + suit
 
 
 def _tag(name, v):

@@ -1,10 +1,12 @@
 # Host commands: the words people type (`plateau send undo`, a table script's `send new tock
 # players=2`) and the command objects the link carries (P4), with every word's arguments
 # declared once, as data: the table's own words here, each game's own words (a Pocha `bid`,
-# a Hold'em `bet`) beside the game in games/<game>/settings.py. One checker
+# a Hold'em `bet`) in the game's declaration, games/<game>/game.py. One checker
 # (games.settings) types them, on the host before a command is sent and on the board before
 # anything changes. Shared by the host tools, the simulator and the board.
-from games.settings import GAMES, SettingsError, arguments, check, declared
+from games import GAMES
+from games import declaration as game_of
+from games.settings import SettingsError, arguments, check
 
 # word -> its arguments, in the order the words take them: (name, kind, default). `new`'s
 # arguments are the game's settings; `hello` is the link's own (link/link.py).
@@ -33,7 +35,7 @@ def all_words():
     """Every command word: the table's, then each game's."""
     out = list(TABLE)
     for g in GAMES:
-        for w in declared(g).COMMANDS:
+        for w in game_of(g).COMMANDS:
             if w not in out:
                 out.append(w)
     return out
@@ -45,11 +47,11 @@ def declaration(word, game=None):
     if word in TABLE:
         return TABLE[word], None
     for g in (game,) if game else GAMES:
-        decl = declared(g).COMMANDS.get(word)
+        decl = game_of(g).COMMANDS.get(word)
         if decl is not None:
             return decl, g
     if game:
-        own = sorted(declared(game).COMMANDS)
+        own = sorted(game_of(game).COMMANDS)
         return _refuse(
             "unknown command %s for %s; it takes: %s"
             % (_word(word), game, ", ".join(sorted(TABLE) + own))
@@ -76,7 +78,7 @@ def typed(cmd, game=None, settings=None):
     if "id" in cmd:
         out["id"] = cid
     if word == "new":
-        name = given.pop("game", game or "tock")
+        name = given.pop("game", game or GAMES[0])  # none played: the first game
         if name not in GAMES:
             raise SettingsError("unknown game %s; one of: %s" % (_word(name), ", ".join(GAMES)))
         out["game"] = name

@@ -19,6 +19,7 @@ import sys  # noqa: E402
 import time  # noqa: E402
 
 from clock import VirtualClock  # noqa: E402
+from games import declaration  # noqa: E402
 from link.link import HEARTBEAT_MS, Link  # noqa: E402
 from link.stdio import StdioTransport  # noqa: E402
 from sense.scan import Sense  # noqa: E402
@@ -73,11 +74,9 @@ class Sim:
             self.done_line = stood[0]
             self.board.set_physical(stood[1])
         self.boot(boot)
-        if settings["game"] == "tock":
-            self.board.deck = 52 + self.game.pos.flags["jokers"]
-            if not self.game.resumed and not stood:
-                self.board.set_position(self.game.pos)
-                self.board.sensors.power_up(clock.ticks_ms())  # the pawns were there already
+        simulated = getattr(declaration(settings["game"]), "simulated", None)
+        if simulated and simulated(self.board, self.game, not stood):
+            self.board.sensors.power_up(clock.ticks_ms())  # the pieces were there already
 
     def boot(self, boot_id):
         """Power-up: everything in RAM is new (link, ring, game, sensing); the flash (the
@@ -238,17 +237,20 @@ class Sim:
         elif verb == "glitch":
             board.glitch(args[0], args[1])
         elif verb == "card":
-            # the tag registry names Spanish cards es:12B (hardware/tags.md); the decks share
-            # no card, so a card not of the table line's deck is of the game a `send new`
-            # switched to (asked only then: about() makes a dict, and cards are many)
-            spanish = self.settings["game"] == "pocha"
+            # as the tag registry names it (hardware/tags.md: es:12B, Spanish); the decks
+            # share no card, so a card not of the table line's deck is of the game a `send
+            # new` switched to (asked only then: about() makes a dict, and cards are many)
+            from games.cards import tag_name
+
+            deck = declaration(self.settings["game"]).DECK
             try:
-                board.lay_card(("es:" if spanish else "") + args[0])
+                board.lay_card(tag_name(args[0], deck))
             except ValueError as e:
                 playing = self.table.about().get("game")
-                if (playing == "pocha") == spanish:  # the script's check followed a `new`
+                other = declaration(playing).DECK if playing else deck
+                if other == deck:  # the script's check followed a `new`
                     raise ScriptError(line, "%s (the table plays %s)" % (e, playing))
-                board.lay_card(("" if spanish else "es:") + args[0])
+                board.lay_card(tag_name(args[0], other))
         elif verb == "tag":
             board.lay_tag(args[0])
         elif verb == "button":

@@ -2,7 +2,8 @@
 # full before anything runs, so a bad script is rejected with its line number and reason.
 # Runs under MicroPython (the simulator) and CPython (host tools, tests).
 
-GAMES = ("tock", "weykick", "holdem", "pocha")
+from games import GAMES, declaration
+
 BUTTONS = ("undo", "new", "pause")
 GOALS = ("A", "B")
 COLOURS = "RGBY"
@@ -155,27 +156,33 @@ def _count(line, verb, args, k):
         raise ScriptError(line, "%s takes %d argument%s" % (verb, k, "" if k == 1 else "s"))
 
 
-# actions that only mean something on one kind of table: pawns on squares are Tock's, the
-# ball in a goal Weykick's, cards on the reader every game's but Weykick's
-ONLY = {
-    "lift": ("tock",),
-    "place": ("tock",),
-    "move": ("tock",),
-    "position": ("tock",),
-    "ball": ("weykick",),
-    "clear": ("weykick",),
-    "card": ("tock", "holdem", "pocha"),
+# actions that mean something only on some tables: what a game's declaration says its table
+# senses (SENSORS: pawns on squares, a ball in the goals) or reads (DECK: cards)
+NEEDS = {
+    "lift": "squares",
+    "place": "squares",
+    "move": "squares",
+    "position": "squares",
+    "ball": "goals",
+    "clear": "goals",
+    "card": "cards",
 }
+
+
+def _senses(game):
+    d = declaration(game)
+    return (d.SENSORS, "cards" if d.DECK else None)
 
 
 def _check(n, verb, args, index, game=None, playing=None):
     """The action's arguments, then whether this table plays a game it means something in
     (a `move` in a Weykick script was silently nothing)."""
     out = _check_args(n, verb, args, index, game, playing)
-    only = ONLY.get(verb)
-    if verb == "glitch":  # a square's sensor is Tock's, a goal's Weykick's
-        only = ("weykick",) if args[0] in GOALS else ("tock",)
-    if game is not None and only is not None and game not in only:
+    need = NEEDS.get(verb)
+    if verb == "glitch":  # a square's sensor, or a goal's
+        need = "goals" if args[0] in GOALS else "squares"
+    if game is not None and need is not None and need not in _senses(game):
+        only = [g for g in GAMES if need in _senses(g)]
         raise ScriptError(
             n, "%r is an action of %s tables; this one plays %s" % (verb, " and ".join(only), game)
         )
@@ -192,21 +199,12 @@ def _check_args(n, verb, args, index, game=None, playing=None):
         _square(n, args[0])
         _square(n, args[1])
         return args
-    if verb == "card" and game == "pocha":  # the Spanish deck (pocha.md, K1b)
-        _count(n, verb, args, 1)
-        from games.pocha.rules import PochaError, card
-
-        try:
-            card(args[0])
-        except PochaError as e:
-            raise ScriptError(n, str(e))
-        return args
     if verb == "card":
         _count(n, verb, args, 1)
-        from games.cards import CardError, parse_card
+        from games.cards import CardError, tag_name
 
-        try:
-            parse_card(args[0])
+        try:  # in the deck of the game played (es:12B: Spanish)
+            tag_name(args[0], declaration(game).DECK if game else "french")
         except CardError as e:
             raise ScriptError(n, str(e))
         return args

@@ -23,13 +23,13 @@ SQUEEZED = 200  # ... that many
 
 def names():
     """Every argument name the declarations know, and some they do not."""
-    from games.settings import declared
+    from games import declaration
 
     out = ["game", "id", "seat", "amount", "", "cmd2", "players ", "é"]
     for decl in TABLE.values():
         out += [d[0] for d in decl]
     for g in GAMES:
-        mod = declared(g)
+        mod = declaration(g)
         out += [d[0] for d in mod.SETTINGS]
         for decl in mod.COMMANDS.values():
             out += [d[0] for d in decl]

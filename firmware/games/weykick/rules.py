@@ -15,7 +15,7 @@ def other(side):
 
 def parse_mode(settings):
     """Table settings (a script's `table weykick mode=first-to:10 ...`, or a host command)
-    into match rules. The settings are checked by their declaration (settings.py beside this
+    into match rules. The settings are checked by their declaration (game.py beside this
     file); SettingsError names what is wrong."""
     from games.settings import SettingsError as Refused
     from games.settings import check

@@ -58,7 +58,7 @@ def parse(text: str) -> list[Level]:
                 raise StructureError(
                     f"line {n}: the small blind is more than 0 and at most the big"
                 )
-            if big != 2 * small:  # as the table checks its own (games/holdem/settings.py)
+            if big != 2 * small:  # as the table checks its own (games/holdem/game.py)
                 raise StructureError(
                     f"line {n}: the big blind is twice the small (H2): "
                     f"{small}/{2 * small}, not {small}/{big}"

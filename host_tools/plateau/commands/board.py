@@ -14,8 +14,8 @@ from plateau.view import say
 
 def send_words() -> str:
     """What `plateau send --help` lists: every command word with its arguments, read from
-    the declarations the board checks them by (link/commands.py, games/*/settings.py)."""
-    from games.settings import GAMES, declared
+    the declarations the board checks them by (link/commands.py, games/*/game.py)."""
+    from games import GAMES, declaration
     from link.commands import TABLE
 
     def args(decl) -> str:  # an optional setting as key=, the others by position
@@ -31,7 +31,7 @@ def send_words() -> str:
         if word != "new":
             lines.append(f"  {word} {args(decl)}".rstrip())
     for game in GAMES:
-        for word, decl in declared(game).COMMANDS.items():
+        for word, decl in declaration(game).COMMANDS.items():
             lines.append(f"  {word} {args(decl)}".rstrip() + f"   ({game})")
     lines.append(
         "  e.g. enrol card=7H (waits for the tag and says its UID; kept on the board's flash;"

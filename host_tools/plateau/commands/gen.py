@@ -16,7 +16,7 @@ SHARE = Bounded(float, 0.0, 1.0, "a share")
 
 def add_gen(sub, common) -> None:
     g = sub.add_parser("gen", help="write a random legal game of any of the four as a table script")
-    # choices and ranges: the games' declared settings (firmware/games/*/settings.py), checked
+    # choices and ranges: the games' declared settings (firmware/games/*/game.py), checked
     # by the same checker as the board's (a bad value: one line naming it, exit 2)
     g.add_argument("--game", default="tock", help="tock (default), pocha, holdem or weykick")
     g.add_argument("--rules", help="Tock's ruleset: classic (default), king-exit, toc-fr")

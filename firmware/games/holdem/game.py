@@ -1,6 +1,11 @@
-# Texas Hold'em's settings and command words, declared once (checked by games/settings.py):
-# holdem.md H1-H3. Chip counts stay far below the ESP32's small-int limit (2**30), so sums of
-# every stack are small ints too.
+# Texas Hold'em, as the table finds it (games/__init__.py): holdem.md H1-H12, the French
+# deck on the reader, bets as host commands. Its settings and command words, declared once
+# (checked by games/settings.py): H1-H3. Chip counts stay far below the ESP32's small-int
+# limit (2**30), so sums of every stack are small ints too.
+
+NAME = "holdem"
+DECK = "french"
+SENSORS = None
 
 CHIPS = 10000000  # most chips a seat may hold
 
@@ -38,3 +43,9 @@ def agree(s):
             s["blinds"],
         )
     return None
+
+
+def make(emit, names, settings):
+    from games.holdem.tracker import HoldemGame  # imported only when a table plays Hold'em
+
+    return HoldemGame(emit, names, settings)

@@ -1,5 +1,10 @@
-# Pocha's settings and command words, declared once (checked by games/settings.py):
-# pocha.md K1-K3, K5.
+# Pocha, as the table finds it (games/__init__.py): pocha.md K1-K9, the Spanish deck on the
+# reader, bids as host commands. Its settings and command words, declared once (checked by
+# games/settings.py): K1-K3, K5.
+
+NAME = "pocha"
+DECK = "spanish"
+SENSORS = None
 
 SETTINGS = (
     ("players", ("choice", (3, 4, 5, 6, 8)), 4),
@@ -23,3 +28,9 @@ def agree(s):
     except PochaError as e:
         return str(e)
     return None
+
+
+def make(emit, names, settings):
+    from games.pocha.tracker import PochaGame  # imported only when a table plays Pocha
+
+    return PochaGame(emit, names, settings)

@@ -1,5 +1,10 @@
-# Weykick's settings, declared once (checked by games/settings.py): W1, W4, W7, and the
-# project's choices where the rules are silent (docs/weykick.md).
+# Weykick, as the table finds it (games/__init__.py): weykick.md W1-W7, a ball sensor in
+# each goal, no cards. Its settings, declared once (checked by games/settings.py): W1, W4,
+# W7, and the project's choices where the rules are silent (docs/weykick.md).
+
+NAME = "weykick"
+DECK = None
+SENSORS = "goals"
 
 SETTINGS = (
     ("mode", ("mode", (("first-to", 1, 99), ("timed", 1, 120))), "first-to:10"),
@@ -75,3 +80,9 @@ def agree(s):
             SIDE_MAX,
         )
     return None
+
+
+def make(emit, names, settings):
+    from games.weykick.tracker import WeykickGame  # imported only when a table plays Weykick
+
+    return WeykickGame(emit, names, settings)
