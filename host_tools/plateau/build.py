@@ -11,7 +11,8 @@ from pathlib import Path
 
 from plateau import FIRMWARE, ROOT
 
-BUILD = ROOT / "build" / "mpy"
+# the checkout's firmware compiles into build/mpy; another tree (PLATEAU_FIRMWARE) beside it
+BUILD = (ROOT if FIRMWARE == ROOT / "firmware" else FIRMWARE.parent) / "build" / "mpy"
 
 
 def mpy_cross() -> str:
@@ -43,6 +44,6 @@ def build(verbose: bool = False, only_changed: bool = False) -> int:
         if verbose:
             print(
                 f"mpy-cross firmware/{src.relative_to(FIRMWARE)} -> "
-                f"{out.relative_to(ROOT)} ({out.stat().st_size} bytes)"
+                f"{out.relative_to(BUILD.parents[1])} ({out.stat().st_size} bytes)"
             )
     return count
