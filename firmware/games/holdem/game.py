@@ -1,4 +1,4 @@
-# Texas Hold'em, as the table finds it (games/__init__.py): holdem.md H1-H12, the French
+# Texas Hold'em, as the table finds it (games/__init__.py): holdem.md, the French
 # deck on the reader, bets as host commands. Its settings and command words, declared once
 # (checked by games/settings.py): H1-H3. Chip counts stay far below the ESP32's small-int
 # limit (2**30), so sums of every stack are small ints too.
