@@ -127,8 +127,8 @@ class WeykickGame(Game):
         if name == "pause" and self.match.paused:
             word = "resume"  # one button: pause, and again to resume
         why = self.command({"cmd": word}) if name in ("undo", "new", "pause") else None
-        if why:  # a button has no answer: what it did not do is said
-            self._say({"type": "error", "what": "button", "button": name, "why": why})
+        if why:  # a button has no answer: what it did not do is said (games/base.py)
+            self.button_refused(name, why)
 
     # --- goals (W2, W3, W6) ------------------------------------------------------------
 
