@@ -46,8 +46,10 @@ from pathlib import Path
 from plateau.build import BUILD, build
 from plateau.commands import SEED, out_folder, whole
 from plateau.logger import read_log
+from plateau.registry import find
 from plateau.sim import command
 
+# The games the harness plays, in the order that seeds each one's runs (a new game goes last)
 GAMES = ("tock", "pocha", "holdem", "weykick")
 RUN_TIMEOUT_S = 600.0  # a run longer than this is stuck (a whole Tock game takes ~40 s)
 # A killed run's table time goes at most SPEED times real time: the host's own timing (it
@@ -68,53 +70,13 @@ FLASH_MS = 3  # a save takes this long to land (the simulator's slow flash): kil
 EARLY = 60  # lines: at most about 80 events, 8 KB (Hold'em, the wordiest)
 RESYNC_S = 10.0  # the longest the harness waits for the host to catch up after a restart
 
-# What each game's events must agree on, killed or not: the plays and their outcome
-# (timings, the board's clock and link messages aside).
-PLAYS = {
-    "tock": {
-        "card": ("card", "seat"),
-        "move": ("card", "seat", "kind", "steps", "captures"),
-        "discard": ("card", "seat"),
-        "undo": ("card", "steps"),
-        "win": ("seat",),
-    },
-    "pocha": {
-        "hand_start": ("hand", "cards", "dealer", "tiebreak"),
-        "trump": ("card", "suit", "bidder"),
-        "bid": ("seat", "bid"),
-        "draw": ("seats",),
-        "dealer": ("seat",),
-        "card": ("card", "seat", "draw"),
-        "trick": ("number", "cards", "winner"),
-        "hand_end": ("hand", "bids", "taken", "scores", "totals"),
-        "match_end": ("ranking",),
-    },
-    "holdem": {
-        "draw": ("seats",),
-        "button": ("seat",),
-        "hand_start": ("button", "blinds", "stacks", "to_act"),
-        "action": ("seat", "action", "bet", "stack", "to_act", "street"),
-        "card": ("card", "seat", "board", "hole", "draw"),
-        "street": ("street", "to_act"),
-        "show": ("seat",),
-        "hand": ("seat", "category", "best"),
-        "pot": ("amount", "eligible", "winners", "shares"),
-        "hand_end": ("stacks",),
-    },
-    "weykick": {
-        "goal": ("goal", "side", "score", "match"),
-        "undo": ("side", "score", "match"),
-        "match_end": ("match", "winner", "score", "series", "series_over"),
-        "withdrawn": ("match", "winner", "score"),
-        "game": ("match", "series", "start"),
-    },
-}
-OUTCOME = {"tock": "win", "pocha": "match_end", "holdem": "hand_end", "weykick": "match_end"}
+# What each game's events must agree on, killed or not: its plays and their outcome (timings,
+# the board's clock and link messages aside), as its host view module says (plateau/views/).
 
 
 def plays(game: str, events: list[dict]) -> list[str]:
     """The plays of a log, each as one comparable line."""
-    keys = PLAYS[game]
+    keys = find(game).PLAYS
     out = []
     for ev in events:
         fields = keys.get(str(ev.get("type")))
@@ -128,7 +90,7 @@ def plays(game: str, events: list[dict]) -> list[str]:
 
 
 def outcome(game: str, events: list[dict]) -> str | None:
-    last = [p for p in plays(game, events) if p.startswith(OUTCOME[game] + " ")]
+    last = [p for p in plays(game, events) if p.startswith(f"{find(game).OUTCOME} ")]
     return last[-1] if last else None
 
 
@@ -136,31 +98,9 @@ def outcome(game: str, events: list[dict]) -> str | None:
 
 
 def script(game: str, seed: int, size: str = "full") -> str:
-    """A whole generated game (`size` "short": a quicker one for `make test`)."""
-    from plateau.gen import generate, generate_holdem, generate_pocha, generate_weykick
-
-    short = size == "short"
-    if game == "tock":
-        return generate(
-            ("classic", "king-exit", "toc-fr")[seed % 3], 2 if short else 4, seed
-        ).script
-    if game == "pocha":
-        players = (3, 4, 5)[seed % 3]
-        kind = "short" if short else "default"  # every other game draws its first dealer
-        return generate_pocha(players, 40, kind, seed, draw=seed % 2 == 0).script
-    if game == "holdem":
-        seats = 2 + seed % 3  # uneven stacks, every structure (H1, H3)
-        stacks = [(20, 60, 100, 150)[(seed + k) % 4] for k in range(seats)]
-        structure = ("no-limit", "pot-limit", "fixed-limit")[seed // 2 % 3]
-        hands = 4 if short else 10
-        return generate_holdem(seats, hands, seed, stacks, draw=True, structure=structure).script
-    # undo and new sent by the host: a button pressed while the board is off is lost (on a
-    # real table too), so a kill there would differ from the run without kills by design;
-    # with table incidents, but none that hangs on the re-arm time: a restart keeps the
-    # table stopped a while, and a ball out meanwhile was out longer
-    return generate_weykick(
-        seed, best_of=3, first_to=2 if short else 3, buttons=False, mess=0.5, close=False
-    ).script
+    """A whole generated game (`size` "short": a quicker one for `make test`): the game's
+    generator slot (plateau/views/<game>.py)."""
+    return find(game).script(seed, size)
 
 
 def places(game: str, text: str) -> dict[str, list[int]]:

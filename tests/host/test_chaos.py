@@ -9,14 +9,15 @@ from pathlib import Path
 from conftest import REPORT
 
 from plateau import chaos
+from plateau.registry import find
 
 
 def test_P1_P2_P3_whole_games_of_every_game_through_a_hostile_line(tmp_path, monkeypatch):
     todo = [
-        chaos.Spec("tock", 3, chaos.SPEED["tock"], ring=2048),
-        chaos.Spec("pocha", 3, chaos.SPEED["pocha"]),
-        chaos.Spec("weykick", 3, chaos.SPEED["weykick"]),
-        chaos.Spec("holdem", 3, chaos.SPEED["holdem"], ring=2048),
+        chaos.Spec("tock", 3, find("tock").CHAOS_SPEED, ring=2048),
+        chaos.Spec("pocha", 3, find("pocha").CHAOS_SPEED),
+        chaos.Spec("weykick", 3, find("weykick").CHAOS_SPEED),
+        chaos.Spec("holdem", 3, find("holdem").CHAOS_SPEED, ring=2048),
     ]
     lines = []
     monkeypatch.chdir(tmp_path)  # --keep a relative folder (it once failed in the workers)

@@ -15,6 +15,7 @@ import pytest
 
 from games import GAMES, declaration
 from plateau import ROOT
+from plateau import registry as host
 
 PAGE = ROOT / "docs" / "adding-a-game.md"
 LINE = re.compile(r"^GAMES = \(.*\)$", re.M)
@@ -39,12 +40,19 @@ def test_every_game_is_declared_whole():
         assert decl.SENSORS in (None, "squares", "goals")
         assert all(len(s) == 3 for s in decl.SETTINGS) and isinstance(decl.COMMANDS, dict)
         assert callable(decl.make)
+        view = host.find(name)  # its host side: the generator slot, its plays
+        for form in ("short", "chaos"):
+            assert f"\ntable {name}" in "\n" + view.script(1, form)  # a script of this game
+        assert view.OUTCOME in view.PLAYS and view.CHAOS_SPEED > 0
+    assert host.names() == GAMES
 
 
 def test_an_unknown_game_is_refused_with_the_known_ones():
     for bad in ("chess", "", None, 3, "Tock", "tock "):
         with pytest.raises(ValueError, match="one of: tock, weykick, holdem, pocha"):
             declaration(bad)
+        with pytest.raises(ValueError):
+            host.find(bad)
 
 
 def test_the_table_has_no_branch_per_game():

@@ -1,0 +1,33 @@
+"""Texas Hold'em on the host: its generator slot and its plays."""
+
+from __future__ import annotations
+
+PLAYS = {
+    "draw": ("seats",),
+    "button": ("seat",),
+    "hand_start": ("button", "blinds", "stacks", "to_act"),
+    "action": ("seat", "action", "bet", "stack", "to_act", "street"),
+    "card": ("card", "seat", "board", "hole", "draw"),
+    "street": ("street", "to_act"),
+    "show": ("seat",),
+    "hand": ("seat", "category", "best"),
+    "pot": ("amount", "eligible", "winners", "shares"),
+    "hand_end": ("stacks",),
+}
+OUTCOME = "hand_end"
+CHAOS_SPEED = 6.0
+
+
+def script(seed: int, form: str = "full") -> str:
+    """A generated session (plateau.gen.generate_holdem, the one Hold'em generator): "full"
+    10 hands, "short" 4, two to four seats by the seed with uneven stacks, every structure
+    (H1, H3), the button drawn; "chaos" 50 hands at three to six seats."""
+    from plateau.gen import generate_holdem
+
+    if form == "chaos":
+        return generate_holdem(3 + seed % 4, 50, seed=seed).script
+    seats = 2 + seed % 3
+    stacks = [(20, 60, 100, 150)[(seed + k) % 4] for k in range(seats)]
+    structure = ("no-limit", "pot-limit", "fixed-limit")[seed // 2 % 3]
+    hands = 4 if form == "short" else 10
+    return generate_holdem(seats, hands, seed, stacks, draw=True, structure=structure).script

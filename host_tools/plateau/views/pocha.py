@@ -1,0 +1,30 @@
+"""Pocha on the host: its generator slot and its plays."""
+
+from __future__ import annotations
+
+PLAYS = {
+    "hand_start": ("hand", "cards", "dealer", "tiebreak"),
+    "trump": ("card", "suit", "bidder"),
+    "bid": ("seat", "bid"),
+    "draw": ("seats",),
+    "dealer": ("seat",),
+    "card": ("card", "seat", "draw"),
+    "trick": ("number", "cards", "winner"),
+    "hand_end": ("hand", "bids", "taken", "scores", "totals"),
+    "match_end": ("ranking",),
+}
+OUTCOME = "match_end"
+CHAOS_SPEED = 8.0
+
+
+def script(seed: int, form: str = "full") -> str:
+    """A generated match (plateau.gen.generate_pocha, the one Pocha generator): 3 to 5
+    players by the seed, the short schedule for "short", every other match drawing its first
+    dealer; "chaos" 3 or 4 players."""
+    from plateau.gen import generate_pocha
+
+    if form == "chaos":
+        return generate_pocha(3 + seed % 2, 40, "default", seed).script
+    players = (3, 4, 5)[seed % 3]
+    kind = "short" if form == "short" else "default"
+    return generate_pocha(players, 40, kind, seed, draw=seed % 2 == 0).script

@@ -1,0 +1,30 @@
+"""Weykick on the host: its generator slot and its plays."""
+
+from __future__ import annotations
+
+PLAYS = {
+    "goal": ("goal", "side", "score", "match"),
+    "undo": ("side", "score", "match"),
+    "match_end": ("match", "winner", "score", "series", "series_over"),
+    "withdrawn": ("match", "winner", "score"),
+    "game": ("match", "series", "start"),
+}
+OUTCOME = "match_end"
+CHAOS_SPEED = 6.0  # a best-of-5 series can be 3 matches
+
+
+def script(seed: int, form: str = "full") -> str:
+    """A generated series (plateau.gen.generate_weykick, the one Weykick generator): "chaos"
+    a best-of-5 series; "full" best of three to 3 goals, "short" to 2, with undo and new sent
+    by the host (a button pressed while the board is off is lost, on a real table too: a kill
+    there would differ from the run without kills by design), with table incidents, but none
+    that hangs on the re-arm time (a restart keeps the table stopped a while, and a ball out
+    meanwhile was out longer)."""
+    from plateau.gen import generate_weykick
+
+    if form == "chaos":
+        return generate_weykick(seed).script
+    first_to = 2 if form == "short" else 3
+    return generate_weykick(
+        seed, best_of=3, first_to=first_to, buttons=False, mess=0.5, close=False
+    ).script
