@@ -2,8 +2,8 @@
 # The table, the link's command checker, the table-script reader, the simulator and the host
 # tools ask here instead of naming games (docs/adding-a-game.md).
 #
-# A game is a folder games/<name>/ whose game.py declares it:
-#   NAME       the name people type and the events carry ("tock")
+# A game is a folder games/<name>/ (its name: the one people type and events carry, "tock")
+# whose game.py declares it:
 #   DECK       the cards its reader reads: None (no cards), "french" (52 + jokers: 7H, X)
 #              or "spanish" (40 or 48: es:12B, as the tag registry names them)
 #   SENSORS    what its simulated board senses besides cards: "squares" (a pawn on every
@@ -27,4 +27,4 @@ def declaration(name):
         from games.settings import SettingsError, _show
 
         raise SettingsError("unknown game %s; one of: %s" % (_show(name), ", ".join(GAMES)))
-    return __import__("games.%s.game" % name, None, None, ("NAME",))
+    return __import__("games.%s.game" % name, None, None, ("make",))

@@ -151,7 +151,10 @@ def value(name, kind, v, known=None):
             raise SettingsError("%s must be a seat from 1 to %d, not %s" % (name, top, _show(v)))
         return s
     if k == "card":
-        return _card(name, v)
+        try:
+            return card(v)
+        except SettingsError as e:
+            raise SettingsError("%s: %s" % (name, e))
     if k == "tag":
         return _tag(name, v)
     if k == "position":
@@ -165,13 +168,26 @@ def value(name, kind, v, known=None):
     raise SettingsError("%s: no kind %s" % (name, _show(k)))
 
 
-def _card(name, v):
-    from games.cards import CardError, tag_name
+def card(v, deck=None):
+    """A card as the tag registry names it, for a deck: French '7h' -> '7H', 'X'; Spanish
+    '12B' (deck "spanish") -> 'es:12B'; text that says es: is Spanish whatever the deck. The
+    one place that tells the decks apart (a game's DECK: games/__init__.py). SettingsError
+    names what is wrong."""
+    if isinstance(v, str) and (deck == "spanish" or v.startswith("es:")):
+        from games.pocha.rules import PochaError
+        from games.pocha.rules import card as spanish
+
+        try:
+            return "es:%d%s" % spanish(v[3:] if v.startswith("es:") else v)
+        except PochaError as e:
+            raise SettingsError(str(e))
+    from games.cards import CardError, parse_card
 
     try:
-        return tag_name(v)
+        rank, suit = parse_card(v)
     except CardError as e:
-        raise SettingsError("%s: %s" % (name, e))
+        raise SettingsError(str(e))
+    return rank + suit
 
 
 def _tag(name, v):

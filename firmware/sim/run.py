@@ -74,7 +74,9 @@ class Sim:
             self.done_line = stood[0]
             self.board.set_physical(stood[1])
         self.boot(boot)
-        simulated = getattr(declaration(settings["game"]), "simulated", None)
+        declared = declaration(settings["game"])
+        self.spanish = declared.DECK == "spanish"  # the table line's deck (see act: card)
+        simulated = getattr(declared, "simulated", None)
         if simulated and simulated(self.board, self.game, not stood):
             self.board.sensors.power_up(clock.ticks_ms())  # the pieces were there already
 
@@ -237,20 +239,19 @@ class Sim:
         elif verb == "glitch":
             board.glitch(args[0], args[1])
         elif verb == "card":
-            # as the tag registry names it (hardware/tags.md: es:12B, Spanish); the decks
-            # share no card, so a card not of the table line's deck is of the game a `send
-            # new` switched to (asked only then: about() makes a dict, and cards are many)
-            from games.cards import tag_name
-
-            deck = declaration(self.settings["game"]).DECK
+            # the tag registry names Spanish cards es:12B (hardware/tags.md); the decks share
+            # no card, so a card not of the table line's deck is of the game a `send new`
+            # switched to (asked only then: about() makes a dict, and cards are many). The
+            # script's reader checked the card against the deck (games.settings.card).
+            spanish = self.spanish
             try:
-                board.lay_card(tag_name(args[0], deck))
+                board.lay_card(("es:" if spanish else "") + args[0])
             except ValueError as e:
                 playing = self.table.about().get("game")
-                other = declaration(playing).DECK if playing else deck
-                if other == deck:  # the script's check followed a `new`
+                other = playing and declaration(playing).DECK == "spanish"
+                if not playing or other == spanish:  # the script's check followed a `new`
                     raise ScriptError(line, "%s (the table plays %s)" % (e, playing))
-                board.lay_card(tag_name(args[0], other))
+                board.lay_card(("" if spanish else "es:") + args[0])
         elif verb == "tag":
             board.lay_tag(args[0])
         elif verb == "button":

@@ -107,6 +107,7 @@ def read(lines, on_action=None, base=None):
 
     settings = None
     game = None
+    decl = None  # its declaration (games/__init__.py), looked up once, not at every line
     playing = None  # type: dict | None
     index = 0
     for n, raw in enumerate(lines, 1):
@@ -122,10 +123,11 @@ def read(lines, on_action=None, base=None):
                 raise ScriptError(n, "unknown game; one of: " + ", ".join(GAMES))
             settings = _settings(n, args[0], args[1:])
             game = args[0]
+            decl = declaration(game)
             playing = check(game, settings)  # the settings the table plays by, typed
             settings["game"] = game
             continue
-        action = (n, verb, _check(n, verb, args, index, game, playing))
+        action = (n, verb, _check(n, verb, args, index, game, playing, decl))
         if verb == "position" and base is not None:
             _agrees(n, args[0], load_position(n, args[0], base), settings)
         if verb == "send" and args[0] == "new":  # the table plays by these from here on
@@ -135,6 +137,7 @@ def read(lines, on_action=None, base=None):
             if cmd["game"] != game or "settings" in cmd:
                 playing = cmd.get("settings") or check(cmd["game"], {})
             game = cmd["game"]
+            decl = declaration(game)
         index += 1
         if on_action:
             on_action(action)
@@ -169,27 +172,27 @@ NEEDS = {
 }
 
 
-def _senses(game):
-    d = declaration(game)
-    return (d.SENSORS, "cards" if d.DECK else None)
+def _takes(decl, need):
+    """Whether the table of a game (its declaration) takes an action that needs `need`."""
+    return decl.DECK is not None if need == "cards" else decl.SENSORS == need
 
 
-def _check(n, verb, args, index, game=None, playing=None):
+def _check(n, verb, args, index, game=None, playing=None, decl=None):
     """The action's arguments, then whether this table plays a game it means something in
     (a `move` in a Weykick script was silently nothing)."""
-    out = _check_args(n, verb, args, index, game, playing)
+    out = _check_args(n, verb, args, index, game, playing, decl)
     need = NEEDS.get(verb)
     if verb == "glitch":  # a square's sensor, or a goal's
         need = "goals" if args[0] in GOALS else "squares"
-    if game is not None and need is not None and need not in _senses(game):
-        only = [g for g in GAMES if need in _senses(g)]
+    if decl is not None and need is not None and not _takes(decl, need):
+        only = [g for g in GAMES if _takes(declaration(g), need)]
         raise ScriptError(
             n, "%r is an action of %s tables; this one plays %s" % (verb, " and ".join(only), game)
         )
     return out
 
 
-def _check_args(n, verb, args, index, game=None, playing=None):
+def _check_args(n, verb, args, index, game=None, playing=None, decl=None):
     if verb in ("lift", "place"):
         _count(n, verb, args, 1)
         _square(n, args[0])
@@ -201,11 +204,11 @@ def _check_args(n, verb, args, index, game=None, playing=None):
         return args
     if verb == "card":
         _count(n, verb, args, 1)
-        from games.cards import CardError, tag_name
+        from games.settings import card
 
         try:  # in the deck of the game played (es:12B: Spanish)
-            tag_name(args[0], declaration(game).DECK if game else "french")
-        except CardError as e:
+            card(args[0], decl.DECK if decl else None)
+        except ValueError as e:
             raise ScriptError(n, str(e))
         return args
     if verb == "tag":

@@ -3,7 +3,6 @@
 # (checked by games/settings.py): H1-H3. Chip counts stay far below the ESP32's small-int
 # limit (2**30), so sums of every stack are small ints too.
 
-NAME = "holdem"
 DECK = "french"
 SENSORS = None
 

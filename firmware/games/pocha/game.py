@@ -2,7 +2,6 @@
 # reader, bids as host commands. Its settings and command words, declared once (checked by
 # games/settings.py): K1-K3, K5.
 
-NAME = "pocha"
 DECK = "spanish"
 SENSORS = None
 

@@ -3,7 +3,6 @@
 # (checked by games/settings.py): players and rules (T1, T8); a whole position (T4) may be
 # given instead.
 
-NAME = "tock"
 DECK = "french"
 SENSORS = "squares"
 

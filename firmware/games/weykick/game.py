@@ -2,7 +2,6 @@
 # each goal, no cards. Its settings, declared once (checked by games/settings.py): W1, W4,
 # W7, and the project's choices where the rules are silent (docs/weykick.md).
 
-NAME = "weykick"
 DECK = None
 SENSORS = "goals"
 
