@@ -142,13 +142,9 @@ class Table:
             return "this table has no sensing"
         report = self.sense.selftest()
         report["type"] = "selftest"
-        expected = (
-            self.game.expected_on() if self.game and hasattr(self.game, "expected_on") else None
-        )
-        if expected is not None and "sensors_on" in report:
-            on = [n for n in report.pop("sensors_on") if n[1:2] != "C"]  # camp slots aside
-            report["on_unexpected"] = [n for n in on if n not in expected]
-            report["off_unexpected"] = [n for n in expected if n not in on]
+        check = self.game.check_sensors if self.game else None
+        if check and "sensors_on" in report:  # what the game makes of them
+            report.update(check(report.pop("sensors_on")))
         up = self.clock.ticks_ms()
         report["scan_hz"] = self.sense.scans * 1000 // up if up else 0
         self.link.tell(report)

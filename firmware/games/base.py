@@ -49,6 +49,11 @@ class Game:
         """`config settle_ms=100 ...`: the table's timings, typed and in range already
         (link/commands.py); a game takes those it uses (Tock: settle_ms, illegal_ms)."""
 
+    # Selftest: a game with pieces on squares (Tock) has a method check_sensors(on) saying
+    # what it makes of the sensors that see a magnet (`on`, their names): a dict for the
+    # report. None here, not a method: a method would cost every game's heap (16 B).
+    check_sensors = None
+
     def on_sensor(self, bit, level, now):
         pass
 

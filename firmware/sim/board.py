@@ -222,7 +222,7 @@ class SimBoard:
 
     def set_position(self, pos):
         """Magnets where a Tock position has pawns: track, home, and the rest in camp."""
-        from games.tock.rules import CELLS, COLOURS, square_name
+        from games.tock.rules import CAMP_SLOT, CELLS, COLOURS, square_name
 
         for i in range(len(self.names)):
             if self.sensors.present(i):
@@ -232,4 +232,4 @@ class SimBoard:
                 self.set(square_name(s), 1)
         for c in pos.colours():
             for k in range(pos.camp(c)):
-                self.set("%sC%d" % (COLOURS[c], k + 1), 1)
+                self.set(CAMP_SLOT % (COLOURS[c], k + 1), 1)

@@ -24,7 +24,6 @@ def _same_steps(a: list, b: list) -> bool:
 class TockFollower:
     def __init__(self) -> None:
         self.pos: Position | None = None
-        self.history: list[Position] = []
         self.card: str | None = None
         self.last_move: dict | None = None
         self.winner: str | None = None
@@ -39,7 +38,6 @@ class TockFollower:
             self.pos = Position.from_dict(position)
         except PositionError as e:
             raise Mismatch(f"the game's start position is impossible: {e}") from e
-        self.history = []
         self.card = None
         self.last_move = None
         self.winner = None
@@ -92,24 +90,21 @@ class TockFollower:
             card = self._card(ev)
             if pos.has_move(card):
                 raise Mismatch(f"{card} was discarded but has a legal move")
-            self.history.append(pos)
-            self.pos = pos.discard(card)
+            pos.discard(card, True)  # not taken back by undo: the move before it is
             self.card = None
         elif kind == "move":
             card = self._card(ev)
             for m in pos.legal_moves(card):
                 if _same_steps(m.steps(), ev["steps"]) and COLOURS[m.seat] == ev.get("seat"):
-                    self.history.append(pos)
-                    self.pos = m.after
+                    pos.play(m)  # kept for undo, as the board's tracker keeps it
                     self.card = None
                     self.last_move = ev
                     return
             raise Mismatch(f"no legal move of {card} for {ev.get('seat')} makes {ev['steps']}")
         elif kind == "undo":
             if "steps" in ev:
-                if not self.history:
+                if pos.undo() is None:
                     raise Mismatch("undo with no move to take back")
-                self.pos = self.history.pop()
             self.card = None
         elif kind == "resumed" and isinstance(ev.get("position"), dict):
             # the board restarted and resumed its saved game: it must be the game we follow

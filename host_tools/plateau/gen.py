@@ -12,12 +12,14 @@ from dataclasses import dataclass, field
 
 from games.tock.rules import (
     ANY,
+    CAMP_SLOT,
     CELLS,
     COLOURS,
     TRACK,
     Card,
     Position,
     entry_square,
+    sensor_cell,
     square_name,
 )
 
@@ -46,7 +48,7 @@ class Hands:
                 self.on.add(square_name(s))
         for c in pos.colours():
             for k in range(pos.camp(c)):
-                self.on.add(f"{COLOURS[c]}C{k + 1}")
+                self.on.add(CAMP_SLOT % (COLOURS[c], k + 1))
 
     def act(self, line: str) -> None:
         self.lines.append(line)
@@ -65,7 +67,8 @@ class Hands:
         self.act(f"place {sq}")
 
     def camp_slot(self, colour: str, taken: bool) -> str:
-        slots = [f"{colour}C{k}" for k in range(1, 5) if (f"{colour}C{k}" in self.on) == taken]
+        names = [CAMP_SLOT % (colour, k) for k in range(1, 5)]
+        slots = [n for n in names if (n in self.on) == taken]
         return self.rng.choice(slots)
 
     def slide(self, src: int, dst: int) -> None:
@@ -189,7 +192,7 @@ def generate(
             pos = pos.discard(card)
             continue
         if rng.random() < fumble:  # a pawn picked up and put back: not a move
-            sq = rng.choice(sorted(s for s in hands.on if "C" not in s[1:]) or ["-"])
+            sq = rng.choice(sorted(s for s in hands.on if sensor_cell(s) < CELLS) or ["-"])
             if sq != "-":
                 hands.lift(sq)
                 hands.place(sq)

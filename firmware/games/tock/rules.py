@@ -6,6 +6,26 @@
 #   Position.check(card, after)  which legal move produces this observed position   (board)
 # `check` never enumerates the splits of a 7: it reads the parts off the observation.
 #
+# The rules' one error convention: a step that can be refused (Position.exit, forward,
+# backward, and the check of one seat: _check_swap, _check_seven, _explain) returns why it
+# was refused, a str, and else what it made (None: the step is done in place; the Move),
+# since searches meet many refusals and try on (the 7's search keeps them as codes, words
+# only for the one it reports). A question a caller asked and cannot have raises: Illegal
+# (no legal move gives the observed board; `why` in a player's words), PositionError (a
+# position that cannot be), CardError (not a card of the deck).
+#
+# A Move is a plain value (what was played, and the position it leads to); a Position
+# changes by Position.play(move) and Position.undo(), as python-chess's push and pop, and
+# that is the one undo history (the board's tracker and the host's follower keep none).
+#
+# One module, by concern in sections (squares and notation; cards; the position: who plays,
+# counting, notation; one pawn's steps; the cards' moves and the checks, with the refusals
+# in words; playing; the Move; the 7's split search), not five modules: each module a frozen
+# board imports costs its heap (a module object and its globals' dict). Measured on the
+# 32-bit frozen build (branch i21, e0898d4): this module with what it imports 8,848 B; split
+# into rules, squares, seven and explain 9,488 B; into five modules 10,144 B. The Tock
+# table's lowest live free heap is ~24 KB of 111,936: the split is not worth 640 B of it.
+#
 # Squares are small ints: track 0..71 (R1 = 0 .. R18 = 17, G1 = 18 .. Y18 = 71, forward = +1
 # mod 72), then home: 72 + 4 * colour + (k - 1) for CHk. A position is one bytearray of 88
 # cells holding colour + 1 or 0; camp counts are what is left of a colour's four pawns.
@@ -18,6 +38,7 @@ COLOURS = "RGBY"
 TRACK = const(72)
 CELLS = const(88)
 ANY = const(4)  # `turn` after a joker (T18)
+_HISTORY = const(4)  # moves a played position keeps for undo (each costs heap on the board)
 
 # Why a step is refused, as a code (kind | square << 3) that the 7's search keeps without
 # building a string; _why() puts it in words.
@@ -120,6 +141,26 @@ def parse_square(name):
 
 def colour_of_home(s):
     return (s - TRACK) // 4
+
+
+# Camp slots (RC1..YC4): the sensors under a colour's camp. A position counts camp pawns, it
+# does not place them (which slots hold them is anyone's choice). The one place that names
+# them (the tracker's sensor map, the script's squares, the simulated board, plateau gen):
+# CAMP_SLOT % (colour letter, k) and sensor_cell (a format, not a function: each function
+# costs the board's heap).
+CAMP_SLOT = "%sC%d"
+
+
+def sensor_cell(name):
+    """A sensor's name read: its cell (0..87), 100 + camp slot (colour * 4 + k - 1: RC1 is
+    100, YC4 115), or 255 when no sensor of a Tock board has that name."""
+    s = parse_square(name)
+    if s is not None:
+        return s
+    if isinstance(name, str) and len(name) == 3 and name[1] == "C" and name[0] in COLOURS:
+        if name[2] in "1234":
+            return 100 + COLOURS.index(name[0]) * 4 + int(name[2]) - 1
+    return 255
 
 
 # --- cards ---------------------------------------------------------------------------
@@ -523,10 +564,6 @@ class Position:
     def _seats_to_try(self):
         return self.seats() if self.turn == ANY else _ALONE[self.seat_of(self.turn)]
 
-    def _after_card(self, seat, card):
-        """Advance the turn after `seat` played `card` (T7, T18)."""
-        self.turn = ANY if card.rank == JOKER else self.next_seat(seat)
-
     # --- enumerate ---------------------------------------------------------------------
 
     def legal_moves(self, card):
@@ -566,7 +603,7 @@ class Position:
             for c in own:
                 p = self.copy()
                 if p.exit(c, team) is None:
-                    yield Move(card, seat, "exit", [(c, None, start_square(c))], self, p)
+                    yield self._made(card, seat, "exit", [(c, None, start_square(c))], p)
             if r == JOKER or (r == "K" and self.flags["king"] == "exit-only"):
                 return
         for c in own:
@@ -581,7 +618,7 @@ class Position:
                     ok = p.forward(c, s, STEPS[r], team) is None
                     kind = "forward"
                 if ok:
-                    yield Move(card, seat, kind, [(c, s, p.last_to)], self, p)
+                    yield self._made(card, seat, kind, [(c, s, p.last_to)], p)
 
     def _swaps(self, seat, own, card):
         mine = self.flags["swap"] == "own-with-any"
@@ -595,7 +632,7 @@ class Position:
                 p = self.copy()
                 p.swap(a, b)
                 parts = [(cells[a] - 1, a, b), (cells[b] - 1, b, a)]
-                yield Move(card, seat, "swap", parts, self, p)
+                yield self._made(card, seat, "swap", parts, p)
 
     def _sevens(self, seat, own, team, card):
         """T11: every split of the 7 (steps per pawn), each played in every order the rules
@@ -622,12 +659,12 @@ class Position:
         self._check_card(card)
         if after.players != self.players:
             raise PositionError("the observed position has a different number of players")
-        reasons = []  # type: list[str]
+        why = None  # the first seat's refusal (a joker tries every seat)
         for seat in self._seats_to_try():
             if card.rank == "7":
-                m = self._check_seven(seat, card, after, reasons)
+                m = self._check_seven(seat, card, after)
             elif card.rank == "J":
-                m = self._check_swap(seat, card, after, reasons, touched)
+                m = self._check_swap(seat, card, after, touched)
             else:
                 m = None
                 for cand in self._moves(seat, card):
@@ -635,10 +672,11 @@ class Position:
                         m = cand
                         break
                 if m is None:
-                    reasons.append(self._explain(seat, card, after))
-            if m is not None:
+                    m = self._explain(seat, card, after)
+            if not isinstance(m, str):
                 return m
-        raise Illegal(reasons[0] if reasons else "no legal move of %s leads there" % card)
+            why = why or m
+        raise Illegal(why or "no legal move of %s leads there" % card)
 
     def has_move(self, card):
         """Whether the card has at least one legal move (else it is discarded, T17).
@@ -655,7 +693,8 @@ class Position:
                     return True
         return False
 
-    def _check_swap(self, seat, card, after, reasons, touched=None):
+    def _check_swap(self, seat, card, after, touched=None):
+        """The swap of this seat's Jack that gives `after`, or why none does (T12)."""
         diff = [s for s in range(CELLS) if self.cells[s] != after.cells[s]]
         mine = self.flags["swap"] == "own-with-any"
         own = self.own_for_card(seat)
@@ -668,15 +707,12 @@ class Position:
                 if len(ok) >= 2 and (not mine or c in own):
                     p = self.copy()
                     p.swap(ok[0], ok[1])
-                    return Move(card, seat, "swap", [(c, ok[0], ok[1]), (c, ok[1], ok[0])], self, p)
-            reasons.append("nothing moved, and a Jack must swap two pawns when it can (T12)")
-            return None
+                    return self._made(card, seat, "swap", [(c, ok[0], ok[1]), (c, ok[1], ok[0])], p)
+            return "nothing moved, and a Jack must swap two pawns when it can (T12)"
         if len(diff) != 2 or diff[0] >= TRACK or diff[1] >= TRACK:
-            reasons.append(
-                "a Jack swaps two pawns on the track; here %s changed (T12)"
-                % " ".join(square_name(s) for s in diff)
+            return "a Jack swaps two pawns on the track; here %s changed (T12)" % " ".join(
+                square_name(s) for s in diff
             )
-            return None
         a, b = diff
         if not (
             self.cells[a] == after.cells[b]
@@ -684,25 +720,22 @@ class Position:
             and self.cells[a]
             and self.cells[b]
         ):
-            reasons.append(
-                "a Jack exchanges two pawns; %s and %s did not just trade places (T12)"
-                % (square_name(a), square_name(b))
+            return "a Jack exchanges two pawns; %s and %s did not just trade places (T12)" % (
+                square_name(a),
+                square_name(b),
             )
-            return None
         for s in (a, b):
             if not self.can_swap(s):
-                reasons.append(
+                return (
                     "the pawn on %s is on its own start square and cannot be swapped "
                     "(T12)" % square_name(s)
                 )
-                return None
         if mine and self.cells[a] - 1 not in own and self.cells[b] - 1 not in own:
-            reasons.append("with this ruleset one of the swapped pawns must be yours (T12)")
-            return None
+            return "with this ruleset one of the swapped pawns must be yours (T12)"
         p = self.copy()
         p.swap(a, b)
         parts = [(self.cells[a] - 1, a, b), (self.cells[b] - 1, b, a)]
-        return Move(card, seat, "swap", parts, self, p)
+        return self._made(card, seat, "swap", parts, p)
 
     def _explain(self, seat, card, after):
         """Why no move of a one-pawn card gives `after`: in a player's words."""
@@ -768,32 +801,71 @@ class Position:
 
     # the 7, read off the observation (T11)
 
-    def _check_seven(self, seat, card, after, reasons):
+    def _check_seven(self, seat, card, after):
+        """The 7 of this seat that gives `after`, or why none does (T11)."""
         search = _SEVEN
         if self.cells != after.cells:
             c = search.foreign_moved(self, after, self.own_for_card(seat))
             if c >= 0:
-                reasons.append("a 7 moves only your own pawns; a %s pawn moved (T11)" % COLOURS[c])
-                return None
+                return "a 7 moves only your own pawns; a %s pawn moved (T11)" % COLOURS[c]
         if search.search(self, seat, after, None, card):
             return search.move()
-        reasons.append(
+        return (
             search.refusal()
             or "no split of the 7 over your pawns gives this board: "
             "the parts must add up to exactly 7 (T11)"
         )
-        return None
 
-    # --- playing -----------------------------------------------------------------------
+    # --- playing (python-chess's push and pop) -----------------------------------------
 
-    def discard(self, card):
-        """The position after a card with no legal move is discarded (T17, T18)."""
+    def _made(self, card, seat, kind, parts, p):
+        """The Move of `card` by `seat` that turned a copy of this position into p: its
+        captures named, the turn passed."""
+        captures = [square_name(s) for s in p.captured]
+        p.captured = []
+        p.turn = ANY if card.rank == JOKER else self.next_seat(seat)  # T7, T18
+        return Move(card, seat, kind, parts, captures, p)
+
+    # The moves played on this position, for undo: (cells, waiting, turn, move), the last
+    # _HISTORY. A class default: the many scratch copies the rules make keep none.
+    _history = None  # type: list | None
+
+    def play(self, move):
+        """This position becomes `move.after` (a move made from it by legal_moves or check);
+        the move is kept for undo(). The cells are taken over, not copied: a position once
+        played on changes only by play and undo (the rules step on copies)."""
+        kept = self._history
+        if kept is None:
+            kept = self._history = []
+        kept.append((self.cells, self.waiting, self.turn, move))
+        if len(kept) > _HISTORY:
+            kept.pop(0)
+        after = move.after
+        self.cells = after.cells
+        self.waiting = after.waiting
+        self.turn = after.turn
+
+    def undo(self):
+        """Back to the position before the last move played: that move, or None when there
+        is none to take back (none played, or more than the last few)."""
+        if not self._history:
+            return None
+        self.cells, self.waiting, self.turn, move = self._history.pop()
+        return move
+
+    def discard(self, card, here=False):
+        """The position after a card with no legal move is discarded (T17, T18): a new one,
+        or this one changed (`here`: a game that keeps its undo history; a discard is not
+        taken back, the move before it is)."""
         if not isinstance(card, Card):
             card = Card(card)
-        p = self.copy()
-        if self.turn != ANY:  # after a joker, who discarded is not known: still any seat
-            p._after_card(self.seat_of(self.turn), card)
+        p = self if here else self.copy()
+        if p.turn != ANY:  # after a joker, who discarded is not known: still any seat
+            p.turn = ANY if card.rank == JOKER else p.next_seat(p.seat_of(p.turn))
         return p
+
+
+# --- refusals in words ------------------------------------------------------------------
 
 
 def _why(code, c, s, n):
@@ -833,18 +905,20 @@ def _cannot_pass(s, p, rule):
     )
 
 
+# --- the move -------------------------------------------------------------------------
+
+
 class Move:
-    """One legal move: the card, the seat that played it, its parts (colour, from, to) in the
+    """One legal move, a plain value (made by Position.legal_moves and check, played by
+    Position.play): the card, the seat that played it, its parts (colour, from, to) in the
     order played (`from` None = out of camp), what it captured, and the position after."""
 
-    def __init__(self, card, seat, kind, parts, before, after):
+    def __init__(self, card, seat, kind, parts, captures, after):
         self.card = card
         self.seat = seat
         self.kind = kind
         self.parts = parts
-        self.captures = [square_name(s) for s in after.captured]
-        after.captured = []
-        after._after_card(seat, card)
+        self.captures = captures  # square names
         self.after = after
 
     def steps(self):
@@ -878,6 +952,9 @@ class Move:
 
     def __repr__(self):
         return "Move(%s)" % self.describe()
+
+
+# --- the 7's split search (T11) --------------------------------------------------------
 
 
 class _Caught:
@@ -1034,7 +1111,7 @@ class _Seven:
             at = self.levels[d + 1].captured.at  # type: ignore[attr-defined]  # a _Caught
             if at != _NONE:
                 p.captured.append(at)
-        return Move(self.card, self.seat, "seven", played, pos, p)
+        return pos._made(self.card, self.seat, "seven", played, p)
 
     # the splits
 

@@ -21,7 +21,7 @@ from games.tock.rules import (
     Illegal,
     Position,
     PositionError,
-    parse_square,
+    sensor_cell,
 )
 
 # The board against the game, one of three states (explicit, as the MFRC522 driver's; private
@@ -34,7 +34,6 @@ _REPORTED = const(2)  # still wrong illegal_ms later: an `illegal` event said so
 # moved with no card on the reader; "illegal": no legal move of the card gives this board.
 SETTLE_MS = const(90)  # quiet time after the last settled edge before the board is read
 _ILLEGAL_MS = const(1500)  # a wrong board must stay wrong this long to be reported
-HISTORY = const(4)  # moves that `undo` can take back (each kept position costs heap)
 DECK = const(52)
 
 
@@ -49,7 +48,7 @@ class TockGame(Game):
         # sensor bit -> cell (0..87) or 100 + camp slot (colour * 4 + k), or 255 (unused)
         self._bit_cell = bytearray(len(names))
         for i in range(len(names)):
-            self._bit_cell[i] = _sensor_cell(names[i])
+            self._bit_cell[i] = sensor_cell(names[i])
         self.occ = bytearray(CELLS)  # what the sensors show, track and home
         self.camp = bytearray(16)  # and camp slots
         self._looked = False  # the first scan (every sensor that sees a magnet) is over
@@ -65,8 +64,7 @@ class TockGame(Game):
     # --- game state ---------------------------------------------------------------------
 
     def new_game(self, pos):
-        self.pos = pos
-        self.history = []  # (position before, move event) for undo
+        self.pos = pos  # changed by pos.play(move), which keeps the moves for undo
         self.card = None  # type: Card | None  # the card laid, waiting for its move
         self.played = []  # cards played since the last reshuffle (full until the next card)
         self.touched = set()
@@ -111,12 +109,18 @@ class TockGame(Game):
             self.touched = set(s for s in state.get("touched", ()) if 0 <= s < CELLS)
         self.restored(state)
 
-    def expected_on(self):
-        """Track and home sensors that should see a magnet in the game's position (camp
-        slots are left out: which slots hold a colour's pawns is anyone's choice)."""
+    def check_sensors(self, on):  # type: ignore[override]  # None in Game (games/base.py)
+        """Selftest: the sensors that see a magnet (`on`, names) against the position: track
+        and home squares (camp slots aside: which slots hold a colour's pawns is anyone's
+        choice)."""
         from games.tock.rules import square_name
 
-        return [square_name(s) for s in range(CELLS) if self.pos.cells[s]]
+        on = [n for n in on if sensor_cell(n) < CELLS]
+        expected = [square_name(s) for s in range(CELLS) if self.pos.cells[s]]
+        return {
+            "on_unexpected": [n for n in on if n not in expected],
+            "off_unexpected": [n for n in expected if n not in on],
+        }
 
     def about(self):
         return {"game": "tock", "rules": self.pos.rules, "players": self.pos.players}
@@ -217,7 +221,8 @@ class TockGame(Game):
         seat = self._seat()
         self.emit({"type": "card", "card": str(card), "seat": seat})
         if not pos.has_move(card):
-            self._advance(None, pos.discard(card))
+            pos.discard(card, True)
+            self._done()
             self.emit(
                 {
                     "type": "discard",
@@ -286,17 +291,17 @@ class TockGame(Game):
             self.emit({"type": "undo", "card": str(card), "what": "card taken back"})
             self.unsaved = True
             return None
-        if not self.history:
+        move = self.pos.undo()
+        if move is None:
             return "nothing to undo"
-        before, ev = self.history.pop()
-        self.pos = before
-        if ev.get("card") in self.played:
-            self.played.remove(ev["card"])
+        name = str(move.card)
+        if name in self.played:
+            self.played.remove(name)
         self.emit(
             {
                 "type": "undo",
-                "card": ev["card"],
-                "steps": ev.get("steps", []),
+                "card": name,
+                "steps": move.steps(),
                 "what": "put the pawns back where they were",
             }
         )
@@ -421,13 +426,14 @@ class TockGame(Game):
         }
         if move.captures:
             ev["captures"] = move.captures
-        self._advance(ev, move.after)
+        self.pos.play(move)
+        self._done()
         self.emit(ev)
         self.board_state = _AGREES
-        winner = move.after.winner()
+        winner = self.pos.winner()
         if winner is not None:
-            self.emit({"type": "win", "seat": move.after._seat_name(winner)})
-        if self._matches(move.after):
+            self.emit({"type": "win", "seat": self.pos._seat_name(winner)})
+        if self._matches(self.pos):
             self._corrected(ev["seat"])  # an illegal board made right by the move itself
         else:
             self.board_state = _WRONG  # a captured pawn still in hand
@@ -441,13 +447,8 @@ class TockGame(Game):
             self.owed = False
             self.emit({"type": "corrected", "seat": seat or self._seat()})
 
-    def _advance(self, ev, after):
-        """The card is done (played as `ev`, or discarded when ev is None)."""
-        if ev is not None:
-            self.history.append((self.pos, ev))
-            if len(self.history) > HISTORY:
-                self.history.pop(0)
-        self.pos = after
+    def _done(self):
+        """The card is done: played, or discarded."""
         self.card = None
         self.touched = set()
         self.unsaved = True  # saved before it is announced (link.Link.flush)
@@ -475,12 +476,3 @@ class TockGame(Game):
         self.emit(ev)
         self.board_state = _REPORTED
         self.owed = True
-
-
-def _sensor_cell(name):
-    s = parse_square(name)
-    if s is not None:
-        return s
-    if len(name) == 3 and name[0] in COLOURS and name[1] == "C" and name[2] in "1234":
-        return 100 + COLOURS.index(name[0]) * 4 + int(name[2]) - 1
-    return 255
