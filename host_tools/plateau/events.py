@@ -140,6 +140,8 @@ SHAPES: dict[str, dict[str, tuple[Any, bool]]] = {
     "action": {"seat": (_text, False), "stack": (_int, False)},
     "hand_end": {"stacks": (_amounts, False)},
     "gap": {"from": (_count, True), "to": (_count, True), "why": (_text, False)},
+    # the logger's: lines before it held numbers the board never sent (hostlink._check_log)
+    "retake": {"from": (_count, True), "why": (_text, False)},
     "answer": {"ok": (lambda v: isinstance(v, bool), True), "why": (_maybe(_text), False)},
     "error": {"what": (_maybe(_text), False), "why": (_maybe(_text), False)},
     "bad": {"why": (_text, True), "text": (_text, False)},

@@ -35,9 +35,12 @@ class TockFollower:
 
     def start(self, position: dict) -> None:
         try:
-            self.pos = Position.from_dict(position)
+            self._begin(Position.from_dict(position))
         except PositionError as e:
             raise Mismatch(f"the game's start position is impossible: {e}") from e
+
+    def _begin(self, pos: Position) -> None:
+        self.pos = pos
         self.card = None
         self.last_move = None
         self.winner = None
@@ -55,6 +58,17 @@ class TockFollower:
         if kind == "game":
             if ev.get("game", "tock") == "tock" and isinstance(ev.get("position"), dict):
                 self.start(ev["position"])
+            elif ev.get("game") == "tock":
+                # a switch from another game says only what it plays (Table.about): its
+                # first position is the start of a game with those settings
+                try:
+                    self._begin(
+                        Position.initial(
+                            ev.get("players", 4), ev.get("rules", "classic"), ev.get("flags")
+                        )
+                    )
+                except (PositionError, KeyError, TypeError, ValueError) as e:
+                    raise Mismatch(f"a Tock game of impossible settings: {e}") from e
             else:
                 self.pos = None  # another game: nothing to follow until Tock comes back
             return
@@ -62,13 +76,16 @@ class TockFollower:
             self._new_boot = ev.get("boot") != self.boot
             self.boot = ev.get("boot")
             return
-        if kind in ("gap", "bad"):
+        if kind in ("gap", "bad", "retake"):
             if self.pos is not None:
                 what = (
                     f"events {ev.get('from')}-{ev.get('to')} of boot {ev.get('boot')} lost"
                     f" ({ev.get('why')})"
                     if kind == "gap"
                     else f"event {ev.get('seq')} unreadable ({ev.get('why')})"
+                    if kind == "bad"
+                    else f"events of boot {ev.get('boot')} taken again from {ev.get('from')}"
+                    " (lines before held numbers the board never sent)"
                 )
                 self.unchecked.append(what + ": not checked until the board's next snapshot")
             self.pos = None

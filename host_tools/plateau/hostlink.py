@@ -34,7 +34,7 @@ import json
 import secrets
 import time
 from collections import OrderedDict, deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, fields
 
 import serial
@@ -98,6 +98,9 @@ class Receiver:
         self.held: dict[int, dict] = {}  # events past a hole
         self.snap: dict | None = None  # a snapshot waiting for its event "at"
         self.retired: OrderedDict[str, int] = OrderedDict()  # ended boots -> their last seq
+        # set by logger.take_up: (boot, n) -> the highest number of that boot <= n the log
+        # holds; the board's first hello is checked against the log's last state (_check_log)
+        self.log_has: Callable[[str, int], int] | None = None
         self.stats = Stats()
         self.greeted = False  # a board hello since the port was opened
         self.want_snapshot = True  # the next snapshot is logged (a session, or after a gap)
@@ -164,6 +167,8 @@ class Receiver:
         self._rx_at = now
         out: list[tuple[dict, bool]] = []
         boot = ev["boot"]
+        if self.log_has is not None and ev["type"] == "hello" and "at" in ev:
+            out += self._check_log(boot, ev["at"])
         if boot in self.retired:
             self.stats.stale += 1
             return out
@@ -271,6 +276,34 @@ class Receiver:
         self.stats.lost += last - first + 1
         gap = {"type": "gap", "boot": self.boot, "from": first, "to": last, "why": why}
         return gap, True
+
+    def _check_log(self, boot: str, at: int) -> list[tuple[dict, bool]]:
+        """The board's first hello to a logger taken up from a log. A board never goes back
+        on its numbering within a boot, nor back to a boot it left: a log whose last state
+        the board contradicts (a number of this boot beyond the board's newest, or a last
+        boot that is not the board's while the board's is one the log had before) holds a
+        damaged or forged line. Trusting it would drop every later event as already had, or
+        as an ended boot's: instead the receiver takes up from the last event of the
+        board's boot that the log holds within what the board has, asks from there, and says
+        so in a `retake` line (readers take the numbers after it again: logger.Repeats)."""
+        log_has, self.log_has = self.log_has, None
+        assert log_has is not None
+        if boot == self.boot:
+            if at >= self.seq:
+                return []
+            why = f"the log has event {self.seq} of boot {boot}, the board only {at}"
+        elif boot in self.retired:
+            why = f"the log ends on boot {self.boot}, but the board is still on boot {boot}"
+            del self.retired[boot]
+            if self.boot is not None:
+                self.retired[self.boot] = self.seq
+        else:
+            return []  # a board that restarted while no logger ran: a new boot, as usual
+        self.boot, self.seq, self.board_at = boot, log_has(boot, at), at
+        self.held, self.snap = {}, None
+        self.want_snapshot = True
+        why += f": a damaged or forged line; taking up again from event {self.seq + 1}"
+        return [({"type": "retake", "boot": boot, "from": self.seq + 1, "why": why}, True)]
 
     def _new_boot(self, boot: str, now: float) -> list[tuple[dict, bool]]:
         """The board restarted: its RAM, the ring with it, is gone."""

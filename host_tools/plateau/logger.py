@@ -61,6 +61,79 @@ class LogError(Exception):
     """A log that cannot be written: the message says why."""
 
 
+class DamagedIndex(sqlite3.DatabaseError):
+    """An index whose values are not of their column's kind (a disk error, a hand edit):
+    refused in one line with the way out, like any other database SQLite refuses."""
+
+
+def _count_ok(v: object) -> bool:
+    return isinstance(v, int) and 0 <= v < events.MAX_INT
+
+
+def _scalar_ok(v: object) -> bool:
+    return v is None or isinstance(v, str) or _count_ok(v)
+
+
+_KINDS: dict[str, tuple[Any, str]] = {
+    "count": (_count_ok, "a whole number >= 0"),
+    "count?": (lambda v: v is None or _count_ok(v), "a whole number >= 0 or nothing"),
+    "text": (lambda v: isinstance(v, str), "text"),
+    "text?": (lambda v: v is None or isinstance(v, str), "text or nothing"),
+    "scalar?": (_scalar_ok, "text, a whole number or nothing"),
+}
+# each column the host tools read, and the kind of value it must hold
+COLUMNS: dict[str, dict[str, str]] = {
+    "games": {
+        "id": "count",
+        "log": "text",
+        "first_line": "count",
+        "last_line": "count",
+        "boot": "text?",
+        "first_seq": "count?",
+        "last_seq": "count?",
+        "game": "scalar?",
+        "rules": "scalar?",
+        "players": "scalar?",
+        "moves": "count",
+        "winner": "scalar?",
+    },
+    "indexed": {
+        "log": "text",
+        "offset": "count",
+        "line": "count",
+        "boots": "text",
+        "unindexed_games": "count",
+    },
+}
+REBUILD = "plateau index LOG --db DB --rebuild makes it again from its log"
+
+
+def checked(table: str, columns: str, row: tuple) -> tuple:
+    """A row read from the index, each value of its column's kind (DamagedIndex if not)."""
+    for name, value in zip((c.strip() for c in columns.split(",")), row, strict=True):
+        ok, kind = _KINDS[COLUMNS[table][name]]
+        if not ok(value):
+            shown = events.clean(events.excerpt(repr(value), 40))
+            raise DamagedIndex(
+                f"damaged index: {table}.{name} holds {shown}, not {kind}; {REBUILD}"
+            )
+    return row
+
+
+def _boots(text: str) -> dict[str, int]:
+    """indexed.boots: the last seq of each boot, as JSON."""
+    try:
+        boots = json.loads(text)
+    except ValueError:
+        boots = None
+    if not isinstance(boots, dict) or not all(
+        isinstance(k, str) and _count_ok(v) for k, v in boots.items()
+    ):
+        shown = events.clean(events.excerpt(repr(text), 40))
+        raise DamagedIndex(f"damaged index: indexed.boots holds {shown}; {REBUILD}")
+    return boots
+
+
 def scan_log(
     f: IO[bytes], offset: int = 0, line: int = 0, partial: bool = True
 ) -> Iterator[tuple[int, int, dict | None, str | None]]:
@@ -112,6 +185,12 @@ class Repeats:
     def seen(self, ev: dict) -> bool:
         seq = ev.get("seq")
         boot = ev.get("boot")
+        if ev["type"] == "retake" and isinstance(boot, str):
+            # the logger found lines the board never sent: the numbers from "from" on are
+            # taken again (hostlink.Receiver._check_log)
+            self.boots[boot] = ev["from"] - 1
+            self.boots.move_to_end(boot)
+            return False
         if seq is None or boot is None:
             return False
         if seq <= self.boots.get(boot, 0):
@@ -138,18 +217,36 @@ def last_event(path: str | os.PathLike) -> tuple[str | None, int, list[str]]:
             continue
         boot = ev["boot"]
         seq = ev["to"] if ev["type"] == "gap" else ev.get("seq")
-        last[boot] = max(last.pop(boot, 0), seq if isinstance(seq, int) else 0)
+        had = last.pop(boot, 0) if ev["type"] != "retake" else ev["from"] - 1
+        last[boot] = max(had, seq if isinstance(seq, int) else 0)
     seq = last.pop(boot, 0) if boot is not None else 0
     return boot, seq, list(last)[-BOOTS_KEPT:]
 
 
+def log_has(path: str | os.PathLike, boot: str, most: int) -> int:
+    """The highest number of `boot` the log holds (an event, or the end of a gap) that is
+    at most `most`; 0 for none. What a logger takes up from when the board contradicts the
+    log's last state."""
+    best = 0
+    for _, ev, _ in read_log(path):
+        if ev is not None and ev.get("boot") == boot:
+            if ev["type"] == "retake":
+                best = min(best, ev["from"] - 1)
+            seq = ev["to"] if ev["type"] == "gap" else ev.get("seq")
+            if isinstance(seq, int) and best < seq <= most:
+                best = seq
+    return best
+
+
 def take_up(rx: Any, path: str | os.PathLike) -> None:
     """A restarted logger's receiver (hostlink.Receiver) takes up where the log `path` ends:
-    it asks only for what it missed, and takes no late frame of a boot that ended before."""
+    it asks only for what it missed, and takes no late frame of a boot that ended before.
+    The board's first hello is checked against that (Receiver._check_log)."""
     boot, seq, earlier = last_event(path)
     rx.boot, rx.seq, rx.board_at = boot, seq, seq
     for old in earlier:
         rx.retired[old] = 0
+    rx.log_has = lambda b, most: log_has(path, b, most)
 
 
 def _scalar(v: Any) -> str | int | None:
@@ -226,27 +323,37 @@ class Index:
     was played yet (no numbered event but the one that started it) is reused rather than a
     new one made."""
 
-    def __init__(self, path: str | os.PathLike, log: str | os.PathLike):
+    def __init__(
+        self, path: str | os.PathLike, log: str | os.PathLike, rebuild: bool = False
+    ) -> None:
         self.db = sqlite3.connect(str(path))
         self.db.executescript(SCHEMA)
         self.log = str(Path(log).resolve())
+        if rebuild:  # before reading any of it: a damaged index is what a rebuild is for
+            self._forget()
         self._load()
 
+    def _forget(self) -> None:
+        self.db.execute("delete from games where log = ?", (self.log,))
+        self.db.execute("delete from indexed where log = ?", (self.log,))
+
     def _load(self) -> None:
-        got = self.db.execute(
-            "select offset, line, boots, unindexed_games from indexed where log = ?", (self.log,)
-        ).fetchone()
+        cols = "offset, line, boots, unindexed_games"
+        got = self.db.execute(f"select {cols} from indexed where log = ?", (self.log,)).fetchone()
+        if got:
+            checked("indexed", cols, got)
         self.offset: int = got[0] if got else 0
         self.line: int = got[1] if got else 0
         self.unindexed: int = got[3] if got else 0
-        boots = got[2] if got else "{}"
-        self.repeats = Repeats(json.loads(boots))
+        self.repeats = Repeats(_boots(got[2]) if got else {})
+        cols = (
+            "id, first_line, last_line, boot, first_seq, last_seq, game, rules, players,"
+            " moves, winner"
+        )
         row = self.db.execute(
-            "select id, first_line, last_line, boot, first_seq, last_seq, game, rules, players,"
-            " moves, winner from games where log = ? order by id desc limit 1",
-            (self.log,),
+            f"select {cols} from games where log = ? order by id desc limit 1", (self.log,)
         ).fetchone()
-        self.cur = Row(*row) if row else None
+        self.cur = Row(*checked("games", cols, row)) if row else None
         self.rows = self.db.execute(
             "select count(*) from games where log = ?", (self.log,)
         ).fetchone()[0]
@@ -255,9 +362,7 @@ class Index:
 
     def rebuild(self) -> None:
         """Forget this log's rows and read it again from the first line."""
-        self.db.execute("delete from games where log = ?", (self.log,))
-        self.db.execute("delete from indexed where log = ?", (self.log,))
-        self.db.commit()
+        self._forget()
         self._load()
         self.catch_up()
 
@@ -272,8 +377,7 @@ class Index:
         with f:
             size = os.fstat(f.fileno()).st_size
             if size < self.offset or (self.offset and not _ends_line(f, self.offset)):
-                self.db.execute("delete from games where log = ?", (self.log,))
-                self.db.execute("delete from indexed where log = ?", (self.log,))
+                self._forget()
                 self._load()
             n = 0
             for line, end, ev, _ in scan_log(f, self.offset, self.line, partial=False):
@@ -375,11 +479,11 @@ class Index:
         self._committed = time.monotonic()
 
     def games(self) -> list[tuple]:
-        return self.db.execute(
-            "select id, game, rules, players, moves, winner, first_line, last_line from games"
-            " where log = ? order by id",
-            (self.log,),
+        cols = "id, game, rules, players, moves, winner, first_line, last_line"
+        rows = self.db.execute(
+            f"select {cols} from games where log = ? order by id", (self.log,)
         ).fetchall()
+        return [checked("games", cols, row) for row in rows]
 
     def close(self) -> None:
         self.commit()

@@ -73,6 +73,9 @@ LINES = {
         f"!      GAP        events {r['from']}-{r['to']} of boot {ev.get('boot')} are gone"
         f" ({r['why']}): {r['to'] - r['from'] + 1} lost"
     ),
+    "retake": lambda r, ev: (
+        f"!      RETAKE     boot {ev.get('boot')} from event {r['from']}: {r.get('why')}"
+    ),
     # Tock
     "move": lambda r, ev: (
         f"{r['seat']} plays {r['card']}: "

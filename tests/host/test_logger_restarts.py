@@ -169,3 +169,79 @@ def test_the_finding_itself(tmp_path):
     t.stop_logger()
     seqs = [(ev["boot"], ev["seq"]) for _, ev, _ in read_log(t.log) if ev and "seq" in ev]
     assert seqs == t.emitted
+
+
+def _damage(rng, t):
+    """One seeded damage to the log's last numbered line (or a forged line after it), as a
+    flipped digit or a hand edit would do: a number beyond the board's, a boot the board has
+    not, a boot the log had before. Returns (line numbers not to read, the (boot, seq) the
+    damage took from the log, if any)."""
+    lines = t.log.read_text().splitlines()
+    numbered = [i for i, text in enumerate(lines) if '"seq"' in text]
+    boots = list(dict.fromkeys(json.loads(text)["boot"] for text in lines if '"boot"' in text))
+    how = rng.choice(["seq-up", "seq-up", "forged", "boot-unknown", "boot-earlier"])
+    if how == "forged" or not numbered:
+        boot = boots[-1] if boots else "f00d"
+        forged = {"boot": boot, "seq": rng.randint(200, 10**6), "type": "card", "card": "AS"}
+        lines.append(json.dumps(forged))
+        t.log.write_text("\n".join(lines) + "\n")
+        return {len(lines)}, None
+    i = numbered[-1]
+    ev = json.loads(lines[i])
+    taken = (ev["boot"], ev["seq"])
+    if how == "seq-up":
+        ev["seq"] += rng.randint(100, 10**6)
+    elif how == "boot-unknown" or len(boots) < 2:
+        ev["boot"] = f"{rng.getrandbits(28):07x}"
+    else:
+        ev["boot"] = rng.choice([b for b in boots if b != ev["boot"]])
+    lines[i] = json.dumps(ev)
+    t.log.write_text("\n".join(lines) + "\n")
+    return {i + 1}, taken
+
+
+def test_P2_a_log_whose_last_line_the_board_contradicts_loses_nothing(tmp_path):
+    """Adversarial finding F0d: one damaged digit in the log's last event (seq 71 -> 871)
+    made a restarted `plateau log` take every later event for one it had, write nothing,
+    count nothing lost and reopen the port every 3 s. Seeded runs: loggers stopped, the
+    last line damaged (a number beyond the board's, a boot the board has not, an earlier
+    boot of the log, a forged line), the logger started again: every event the board still
+    holds reaches the readers of the log (logger.Repeats, as replay and the index read)
+    exactly once, after a `retake` line saying why."""
+    from plateau.logger import Repeats
+
+    retakes = damaged_runs = 0
+    for seed in range(30):
+        rng = random.Random(seed)
+        t = Table(rng, tmp_path / f"dmg{seed}.jsonl")
+        skip: set[int] = set()
+        gone = set()
+        for _ in range(rng.randint(2, 5)):
+            t.start_logger()
+            t.play(rng.randint(1, 30))
+            t.run(SETTLE_MS)
+            t.stop_logger()
+            t.play(rng.choice([0, 5]))
+            if rng.random() < 0.3:
+                t.power_up(erased=rng.random() < 0.5)
+            lines, taken = _damage(rng, t)
+            skip |= lines
+            damaged_runs += 1
+            if taken and taken[0] != t.board.boot:  # erased since: nobody can give it back
+                gone.add(taken)
+        t.start_logger()
+        t.run(SETTLE_MS)
+        t.stop_logger()
+        repeats = Repeats()
+        read = Counter()
+        for n, ev, _ in read_log(t.log):
+            if ev is None or n in skip or repeats.seen(ev):
+                continue
+            retakes += ev["type"] == "retake"
+            if "seq" in ev:
+                read[(ev["boot"], ev["seq"])] += 1
+        missed = t.expected - gone - set(read)
+        assert not missed, (seed, sorted(missed)[:10])
+        assert all(n == 1 for n in read.values()), (seed, read.most_common(3))
+    print(f"damaged logs: {damaged_runs} damages, {retakes} retake lines")
+    assert retakes > 20

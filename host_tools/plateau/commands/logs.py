@@ -182,11 +182,8 @@ def cmd_index(args: argparse.Namespace) -> int:
     if not Path(args.log).exists():
         raise UsageError(f"{args.log} does not exist")
     try:
-        index = Index(args.db, args.log)
-        if args.rebuild:
-            index.rebuild()
-        else:
-            index.catch_up()
+        index = Index(args.db, args.log, rebuild=args.rebuild)
+        index.catch_up()
         rows = index.games()
         unindexed = index.unindexed
         index.close()
@@ -228,6 +225,8 @@ GAME_COLUMNS = "id, log, game, rules, players, moves, winner, first_line, last_l
 
 
 def cmd_games(args: argparse.Namespace) -> int:
+    from plateau.logger import checked
+
     if not Path(args.db).exists():
         raise UsageError(f"no index {args.db} (plateau log and plateau sim --log --db write one)")
     if args.what and (args.what[0] != "show" or len(args.what) != 2 or _id(args.what[1]) is None):
@@ -241,8 +240,9 @@ def cmd_games(args: argparse.Namespace) -> int:
                 ).fetchall()
                 if not rows:
                     raise PlateauError(f"no game {args.what[1]} in {args.db}")
-                return _show_game(rows[0])
+                return _show_game(checked("games", GAME_COLUMNS, rows[0]))
             rows = db.execute(f"select {GAME_COLUMNS} from games order by id").fetchall()
+            rows = [checked("games", GAME_COLUMNS, row) for row in rows]
         finally:
             db.close()
     except sqlite3.Error as e:
