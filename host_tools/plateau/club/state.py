@@ -313,16 +313,33 @@ class TableState:
             v["showing"] = None
             v["committed"], v["bets"] = {}, {}  # the pots are paid: nothing is in the middle
             alive = [s for s, n in v["stacks"].items() if n > 0]
+            self._knocked_out(v, alive)
             if len(alive) == 1 and len(v["stacks"]) > 1:  # one seat has every chip
-                rest = sorted(
-                    (s for s in v["stacks"] if s not in alive),
-                    key=lambda s: -v.get("start", {}).get(s, 0),
-                )
-                self._finish({"ranking": [alive, rest], "score": v["stacks"]}, line)
+                out = v.get("out", [])
+                left = [s for s in v.get("seats", []) if s not in alive and not _among(s, out)]
+                ranking = [alive, *reversed(out)] + ([left] if left else [])
+                self._finish({"ranking": ranking, "score": v["stacks"]}, line)
         if v.get("stacks"):
-            v["seats"] = sorted(v["stacks"], key=lambda s: (len(s), s))
+            # every seat that played this game, also those knocked out (a hand's stacks
+            # name only the seats still in)
+            seats = set(v.get("seats", [])) | set(v["stacks"])
+            v["seats"] = sorted(seats, key=lambda s: (len(s), s))
             v.setdefault("start", dict(v["stacks"]))
+        if kind == "hand_start":  # each seat's chips before its blinds: its place if out
+            committed = v.get("committed", {})
+            v["hand_stacks"] = {s: n + committed.get(s, 0) for s, n in v["stacks"].items()}
         v["pot"] = sum(v.get("committed", {}).values())
+
+    @staticmethod
+    def _knocked_out(v: dict, alive: list[str]) -> None:
+        """The seats a hand left without chips join `out` (first out first): seats out in
+        the same hand are placed by their chips as it started (more is better; equal
+        shares a place)."""
+        out = v.setdefault("out", [])
+        new = [s for s in v["stacks"] if s not in alive and not _among(s, out)]
+        before = v.get("hand_stacks", {})
+        for chips in sorted({before.get(s, 0) for s in new}):
+            out.append(sorted((s for s in new if before.get(s, 0) == chips), key=_seat_order))
 
     # --- Pocha -----------------------------------------------------------------------------
 
@@ -454,6 +471,14 @@ class TableState:
             except Mismatch as e:
                 s.view["mismatch"] = str(e)
         return s
+
+
+def _among(seat: str, groups: list[list[str]]) -> bool:
+    return any(seat in g for g in groups)
+
+
+def _seat_order(seat: str) -> tuple[int, str]:
+    return (len(seat), seat)
 
 
 def fold_log(path, table: str = "table", epoch: str = "") -> TableState:
