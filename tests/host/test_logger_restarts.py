@@ -174,15 +174,18 @@ def test_the_finding_itself(tmp_path):
 def _damage(rng, t):
     """One seeded damage to the log's last numbered line (or a forged line after it), as a
     flipped digit or a hand edit would do: a number beyond the board's, a boot the board has
-    not, a boot the log had before. Returns (line numbers not to read, the (boot, seq) the
+    not, a boot the log had before, a gap past the board's newest). Returns (line numbers not to read, the (boot, seq) the
     damage took from the log, if any)."""
     lines = t.log.read_text().splitlines()
     numbered = [i for i, text in enumerate(lines) if '"seq"' in text]
     boots = list(dict.fromkeys(json.loads(text)["boot"] for text in lines if '"boot"' in text))
-    how = rng.choice(["seq-up", "seq-up", "forged", "boot-unknown", "boot-earlier"])
-    if how == "forged" or not numbered:
+    how = rng.choice(["seq-up", "seq-up", "forged", "gap", "boot-unknown", "boot-earlier"])
+    if how in ("forged", "gap") or not numbered:
         boot = boots[-1] if boots else "f00d"
         forged = {"boot": boot, "seq": rng.randint(200, 10**6), "type": "card", "card": "AS"}
+        if how == "gap":  # a gap line past what the board has, from where the log is
+            last = max([json.loads(lines[i])["seq"] for i in numbered] or [0])
+            forged = {"type": "gap", "boot": boot, "from": last + 1, "to": forged["seq"]}
         lines.append(json.dumps(forged))
         t.log.write_text("\n".join(lines) + "\n")
         return {len(lines)}, None
