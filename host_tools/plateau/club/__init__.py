@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from plateau.commands import in_file, out_file, whole
+from plateau.commands import in_file, out_file, text_file, whole
 
 
 def cmd_bridge(args: argparse.Namespace) -> int:
@@ -46,8 +46,24 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def cmd_players(args: argparse.Namespace) -> int:
-    from plateau.club.league import League
+    from pathlib import Path
 
+    from plateau.club.league import League
+    from plateau.club.mqtt import check_table
+
+    try:
+        check_table(args.table)
+    except ValueError as e:
+        print(f"plateau players: {e}", file=sys.stderr)
+        return 2
+    if not Path(args.db).exists():
+        if not args.seats:  # only reading: a mistyped path is no new database
+            print(
+                f"plateau players: no database {args.db} (plateau serve --db makes one)",
+                file=sys.stderr,
+            )
+            return 2
+        print(f"plateau players: {args.db} is new: made it", file=sys.stderr)
     seats = {}
     for word in args.seats:
         seat, eq, name = word.partition("=")
@@ -68,8 +84,16 @@ def cmd_players(args: argparse.Namespace) -> int:
 
 
 def cmd_league(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
     from plateau.club.league import League
     from plateau.events import clean
+
+    if not Path(args.db).exists():  # a mistyped path is no new, empty league
+        print(
+            f"plateau league: no database {args.db} (plateau serve --db makes one)", file=sys.stderr
+        )
+        return 2
 
     s = League(args.db).standings(args.game)
     for i, r in enumerate(s["ratings"], 1):
@@ -122,7 +146,9 @@ def with_bridge(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--mqtt", metavar="HOST:PORT", help="publish the log to this broker")
     parser.add_argument("--table", help="with --mqtt: the table's name (default: plateau)")
     parser.add_argument("--mqtt-user", help="with --mqtt: broker user (default: the table's name)")
-    parser.add_argument("--password-file", help="with --mqtt: file holding the broker password")
+    parser.add_argument(
+        "--password-file", type=text_file, help="with --mqtt: file holding the broker password"
+    )
     command = parser.get_default("func")
 
     def run(args: argparse.Namespace) -> int:
@@ -177,7 +203,9 @@ def add_bridge(sub, common=None) -> None:
     b.add_argument("--mqtt", required=True, metavar="HOST:PORT", help="the broker")
     b.add_argument("--user", help="broker user (default: the table's name)")
     b.add_argument(
-        "--password-file", help="file holding the broker password (or PLATEAU_MQTT_PASSWORD)"
+        "--password-file",
+        type=text_file,
+        help="file holding the broker password (or PLATEAU_MQTT_PASSWORD)",
     )
     b.add_argument("--once", action="store_true", help="publish what the log holds and stop")
     b.set_defaults(func=cmd_bridge)
@@ -210,15 +238,20 @@ def add_serve(sub, common=None) -> None:
     )
     s.add_argument("--port", type=whole(0, 65535), default=8080, help="0: any free port")
     s.add_argument(
-        "--token-file", help="the operator's token (else PLATEAU_TOKEN, else made and printed)"
+        "--token-file",
+        type=text_file,
+        help="the operator's token (else PLATEAU_TOKEN, else made and printed)",
     )
     s.add_argument("--user", default="club", help="broker user (read-only in the documented setup)")
     s.add_argument(
-        "--password-file", help="file holding the broker password (or PLATEAU_MQTT_PASSWORD)"
+        "--password-file",
+        type=text_file,
+        help="file holding the broker password (or PLATEAU_MQTT_PASSWORD)",
     )
     s.add_argument("--client-id", help="the broker session's name (default: made up)")
     s.add_argument(
         "--blinds",
+        type=text_file,
         metavar="FILE",
         help="Hold'em blind levels, one 'SMALL/BIG MINUTES' a line: a clock on each Hold'em page",
     )

@@ -67,6 +67,8 @@ class Broker:
         """'host:port' or 'host' (1883). The password comes from a file (never the command
         line, which other users see) or PLATEAU_MQTT_PASSWORD."""
         host, _, port = url.rpartition(":") if ":" in url else (url, "", "1883")
+        if not (port.isascii() and port.isdigit() and 1 <= int(port) <= 65535):
+            raise ValueError(f"broker {url!r}: HOST:PORT, the port a number from 1 to 65535")
         password = os.environ.get("PLATEAU_MQTT_PASSWORD")
         if password_file:
             password = Path(password_file).read_text().strip()

@@ -12,6 +12,7 @@ Security Policy allows no inline script besides."""
 from __future__ import annotations
 
 import asyncio
+import errno
 import hmac
 import json
 import os
@@ -28,6 +29,7 @@ from plateau.club.blinds import Level, StructureError, clock, load
 from plateau.club.league import GAMES, League
 from plateau.club.mqtt import TABLE, Broker, Feed, open_envelope, open_state
 from plateau.club.state import TableState
+from plateau.errors import NO_BOARD, USAGE
 from plateau.logger import scan_log
 
 STATIC = Path(__file__).parent / "static"
@@ -329,7 +331,7 @@ def load_token(path: str | None) -> tuple[str, str]:
     if path:
         token = Path(path).read_text().strip()
         if len(token) < 12:
-            raise SystemExit(f"plateau serve: the token in {path} is shorter than 12 characters")
+            raise ValueError(f"the token in {path} is shorter than 12 characters")
         return token, path
     if os.environ.get("PLATEAU_TOKEN"):
         return os.environ["PLATEAU_TOKEN"], "PLATEAU_TOKEN"
@@ -344,7 +346,13 @@ def serve(args) -> int:
             file=sys.stderr,
         )
         return 2
-    token, source = load_token(args.token_file)
+    # every option file is text already (commands.text_file); what they say is checked here
+    try:
+        token, source = load_token(args.token_file)
+        broker = Broker.parse(args.mqtt, args.user, args.password_file) if args.mqtt else None
+    except (OSError, ValueError) as e:
+        print(f"plateau serve: {e}", file=sys.stderr)
+        return 2
     try:
         blinds = load(args.blinds) if args.blinds else None
     except (OSError, StructureError) as e:
@@ -358,8 +366,7 @@ def serve(args) -> int:
         loop = asyncio.get_running_loop()
         server.loop = loop
         feed = None
-        if args.mqtt:
-            broker = Broker.parse(args.mqtt, args.user, args.password_file)
+        if broker:
 
             def hand_over(table: str, what: str, payload: bytes) -> None:
                 loop.call_soon_threadsafe(club.message, table, what, payload)
@@ -374,7 +381,18 @@ def serve(args) -> int:
         runner = web.AppRunner(server.app(), access_log=None)
         await runner.setup()
         site = web.TCPSite(runner, args.host, args.port)
-        await site.start()
+        try:
+            await site.start()
+        except OSError as e:  # a port in use, a host that is not this machine's
+            await runner.cleanup()
+            if feed:
+                feed.stop()
+            busy = getattr(e, "errno", None) == errno.EADDRINUSE
+            raise Unserved(
+                f"cannot listen on {args.host}:{args.port}: "
+                + ("the port is in use (another plateau serve?)" if busy else str(e.strerror or e)),
+                NO_BOARD if busy else USAGE,
+            ) from None
         port = runner.addresses[0][1]  # the one chosen, with --port 0
         print(f"plateau serve: http://{args.host}:{port}/", flush=True)
         print(f"plateau serve: operator token ({source}): {token}", flush=True)
@@ -403,4 +421,15 @@ def serve(args) -> int:
         asyncio.run(main())
     except KeyboardInterrupt:
         pass
+    except Unserved as e:
+        print(f"plateau serve: {e}", file=sys.stderr)
+        return e.code
     return 0
+
+
+class Unserved(Exception):
+    """The scoreboard cannot listen where asked: the message and the exit code."""
+
+    def __init__(self, message: str, code: int):
+        super().__init__(message)
+        self.code = code

@@ -76,6 +76,29 @@ def in_file(text: str) -> str:
     return text
 
 
+OPTION_FILE_MAX = 1 << 16  # a token, a password, blind levels: a few lines
+
+
+def text_file(text: str) -> str:
+    """An argparse `type` for a small text file an option reads whole (a token, a password,
+    blind levels): there, not a folder, UTF-8, at most OPTION_FILE_MAX bytes (not a device
+    that never ends)."""
+    try:
+        with open(text, "rb") as f:
+            data = f.read(OPTION_FILE_MAX + 1)
+    except IsADirectoryError:
+        raise argparse.ArgumentTypeError(f"{text} is a folder; a file is wanted") from None
+    except OSError as e:
+        raise argparse.ArgumentTypeError(f"{text}: {e.strerror or e}") from None
+    if len(data) > OPTION_FILE_MAX:
+        raise argparse.ArgumentTypeError(f"{text}: longer than {OPTION_FILE_MAX} bytes")
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise argparse.ArgumentTypeError(f"{text}: not UTF-8 text (byte {e.start})") from None
+    return text
+
+
 class Common:
     """Options several commands share, defined once as argparse parent parsers."""
 
