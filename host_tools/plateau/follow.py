@@ -122,6 +122,7 @@ class TockFollower:
             if "steps" in ev:
                 if pos.undo() is None:
                     raise Mismatch("undo with no move to take back")
+                self.winner = None  # the winning move, if it was one, is taken back
             self.card = None
         elif kind == "resumed" and isinstance(ev.get("position"), dict):
             # the board restarted and resumed its saved game: it must be the game we follow

@@ -421,6 +421,8 @@ class Index:
             cur.winner = _winner(ev) or cur.winner
         elif kind == "withdrawn":  # Weykick: an undo took the result back
             cur.winner = None
+        elif kind == "undo" and "steps" in ev and cur.game == "tock":
+            cur.winner = None  # a Tock win ends the game: the move undone was the winning one
 
     def _start(self, line: int, ev: dict) -> None:
         pos = ev.get("position")

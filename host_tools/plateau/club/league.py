@@ -112,6 +112,15 @@ class League:
         self.db.commit()
         return cur.rowcount > 0
 
+    def withdraw(self, table: str, epoch: str, last_line: int) -> bool:
+        """A result the table took back (an undo after it): no longer a result."""
+        cur = self.db.execute(
+            "delete from club_results where tbl = ? and epoch = ? and last_line = ?",
+            (table, epoch, last_line),
+        )
+        self.db.commit()
+        return cur.rowcount > 0
+
     def results(self, game: str | None = None) -> list[dict]:
         q = (
             "select id, tbl, game, rules, first_line, last_line, boot, first_seq, last_seq, seats,"

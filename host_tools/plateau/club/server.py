@@ -59,6 +59,7 @@ class Club:
         self.rejected = 0  # messages that were not what a bridge sends
         self.holes = 0
         self.recorded: set[tuple] = set()
+        self.forgotten: set[tuple] = set()
 
     def _changed(self, table: str) -> None:
         st = self.tables[table]
@@ -68,6 +69,12 @@ class Club:
                 if key not in self.recorded:  # a state carries its finished games again
                     self.recorded.add(key)
                     self.league.record(rec)
+            for w in st.withdrawn:  # results the table took back
+                key = (table, w[1], w[2])
+                if key not in self.forgotten:
+                    self.forgotten.add(key)
+                    self.recorded.add(key)  # never recorded again from an older state
+                    self.league.withdraw(*key)
         for f in self.listeners:
             f(table)
 

@@ -54,6 +54,9 @@ class TableState:
         self.view: dict[str, Any] = {}
         self.game_start: dict[str, Any] = {}  # line, boot, seq, wall time of the game's start
         self.finished: list[dict] = []
+        # results the table took back after announcing them (Weykick `withdrawn`, a Tock
+        # win undone): (table, epoch, last_line) of each, for the league to forget
+        self.withdrawn: list[list] = []
         self.updated = 0.0
         self._repeats = Repeats()
         self._follower = TockFollower()
@@ -123,6 +126,20 @@ class TableState:
         self.finished = (self.finished + [rec])[-FINISHED_KEPT:]
         # the next game of the same kind starts after this one
         self.game_start = {"line": line + 1, "boot": self.boot, "seq": None, "wall": self.updated}
+        self._result_start = start
+
+    def _withdraw(self, match: object = None) -> None:
+        """The table took its last result back (an undo after it): the game goes on, and
+        the result is no longer one."""
+        if not self.finished or self.finished[-1]["last_line"] < self.game_start.get("line", 0) - 1:
+            return  # a result of an earlier game: not this one's
+        if isinstance(match, int) and self.finished[-1].get("match") not in (None, match):
+            return  # another Weykick match's (this one's result was never seen)
+        rec = self.finished.pop()
+        self.withdrawn = (self.withdrawn + [[rec["table"], rec["epoch"], rec["last_line"]]])[
+            -FINISHED_KEPT:
+        ]
+        self.game_start = getattr(self, "_result_start", self.game_start)
 
     # --- Tock ------------------------------------------------------------------------------
 
@@ -169,6 +186,9 @@ class TableState:
         elif kind == "undo":
             v["card"] = None
             v["last_move"] = None
+            if v.get("winner") and "steps" in ev:  # the winning move taken back (T19)
+                v["winner"] = None
+                self._withdraw()
         elif kind == "win":
             seat = ev["seat"]
             v["winner"] = seat
@@ -226,6 +246,10 @@ class TableState:
             if isinstance(ev.get("duration_ms"), int):
                 result["duration_s"] = round(ev["duration_ms"] / 1000, 1)  # the match clock
             self._finish(result, line)
+        elif kind == "withdrawn":  # undo after the result: the match goes on
+            v["over"] = False
+            v.pop("winner", None)
+            self._withdraw(ev.get("match"))
         elif kind == "game":
             v.update(over=False, golden_goal=False, last_goal=None, goals=[])
         v["running"] = not (v.get("paused") or v.get("over"))
@@ -427,6 +451,7 @@ class TableState:
             "view": self.view,
             "game_start": self.game_start,
             "finished": self.finished,
+            "withdrawn": self.withdrawn,
             "updated": self.updated,
         }
 
@@ -462,6 +487,12 @@ class TableState:
         start = d.get("game_start")
         s.game_start = start if isinstance(start, dict) else {}
         s.finished = [r for r in d.get("finished", []) if isinstance(r, dict)][-FINISHED_KEPT:]
+        withdrawn = d.get("withdrawn", [])
+        s.withdrawn = [
+            w
+            for w in (withdrawn if isinstance(withdrawn, list) else [])
+            if isinstance(w, list) and len(w) == 3 and isinstance(w[2], int)
+        ][-FINISHED_KEPT:]
         if s.boot and s.seq:
             s._repeats.boots[s.boot] = s.seq
         pos = s.view.get("position")
