@@ -167,8 +167,18 @@ class Bridge:
             c = json.loads(self.cursor_path.read_text())
             self.epoch, self.acked_line, self.acked_off = c["epoch"], c["line"], c["offset"]
             self.ino = c.get("ino")
-        except (OSError, ValueError, KeyError):
-            self._new_epoch()
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            c = None  # unreadable, not JSON, not an object: from the first line
+        counts = (self.acked_line, self.acked_off) if c else ()
+        if (
+            not c
+            or not isinstance(self.epoch, str)
+            or not self.epoch.isalnum()
+            or not all(isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in counts)
+            or (c and self.acked_line > self.acked_off)  # a line is one byte at least
+            or not (self.ino is None or isinstance(self.ino, int))
+        ):
+            self._new_epoch()  # a damaged cursor: the log is published again, a new epoch
 
     def _new_epoch(self) -> None:
         self.epoch = secrets.token_hex(4)
@@ -198,6 +208,9 @@ class Bridge:
         if (self.ino is not None and st.st_ino != self.ino) or st.st_size < self.acked_off:
             self.say(f"bridge: {self.log} was replaced: publishing it from its first line")
             self._new_epoch()
+        elif self.acked_off and os.pread(f.fileno(), 1, self.acked_off - 1) != b"\n":
+            self.say(f"bridge: {self.cursor_path} does not end a line: publishing from line 1")
+            self._new_epoch()  # a damaged cursor, not where a line ends
         self.ino = st.st_ino
         return f
 
@@ -318,7 +331,9 @@ class Bridge:
             if self.stop.is_set():
                 return True
             sent = 0
+            at_end = False  # the log read to its end this round (not stopped by the window)
             if len(pending) < WINDOW:
+                at_end = True
                 for n, end, ev, why in scan_log(f, off, line, partial=False):
                     if ev is None:
                         if why is None:  # a blank line: nothing to say
@@ -335,6 +350,7 @@ class Bridge:
                     sent += 1
                     state_due = True
                     if len(pending) >= WINDOW:
+                        at_end = False
                         break
             with self._lock:
                 while pending and next(iter(pending)) in self._acked:
@@ -353,6 +369,7 @@ class Bridge:
                     return False
             if (
                 (not follow or self.draining.is_set())
+                and at_end
                 and not pending
                 and not sent
                 and not state_due
