@@ -15,14 +15,19 @@ def _digits(text: str) -> bool:
     return 0 < len(text) < 12 and all("0" <= c <= "9" for c in text)
 
 
+MAX_SEATS = 10  # H1: 2 to 10 seats
+
+
 def _pairs(items: list[str], what: str) -> dict[str, str]:
     out = {}
     for item in items:
         seat, sep, value = item.partition("=")
         if not sep or not seat:
             raise HandError(f"{what} are seat=value, not {item!r}")
-        if not _digits(seat) or seat[0] == "0":
-            raise HandError(f"seats are numbers round the table (1, 2, ...), not {seat!r}")
+        if not _digits(seat) or seat[0] == "0" or int(seat) > MAX_SEATS:
+            raise HandError(
+                f"seats are numbers round the table, 1 to {MAX_SEATS} (H1), not {seat!r}"
+            )
         if seat in out:
             raise HandError(f"seat {seat} is given twice in --{what}")
         out[seat] = value
@@ -96,8 +101,10 @@ def cmd_showdown(args: argparse.Namespace) -> int:
         # Odd chips go round the table from the left of the button (H7): by seat number,
         # whatever the order of the arguments; the button may have folded or be out.
         button = args.button or "0"
-        if not _digits(button):
-            raise HandError(f"the button is a seat number, not {button!r}")
+        if args.button is not None and not (
+            _digits(button) and button[0] != "0" and int(button) <= MAX_SEATS
+        ):
+            raise HandError(f"the button is a seat number, 1 to {MAX_SEATS} (H1), not {button!r}")
         result = showdown(args.board, hands, bets, folded, round_from([*bets, *folded], button))
     except (HandError, ValueError) as e:
         print(f"plateau holdem: {e}", file=sys.stderr)

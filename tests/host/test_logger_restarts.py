@@ -174,8 +174,8 @@ def test_the_finding_itself(tmp_path):
 def _damage(rng, t):
     """One seeded damage to the log's last numbered line (or a forged line after it), as a
     flipped digit or a hand edit would do: a number beyond the board's, a boot the board has
-    not, a boot the log had before, a gap past the board's newest). Returns (line numbers not to read, the (boot, seq) the
-    damage took from the log, if any)."""
+    not, a boot the log had before, a gap past the board's newest. Returns (line numbers not
+    to read, the (boot, seq) the damage took from the log, if any)."""
     lines = t.log.read_text().splitlines()
     numbered = [i for i, text in enumerate(lines) if '"seq"' in text]
     boots = list(dict.fromkeys(json.loads(text)["boot"] for text in lines if '"boot"' in text))

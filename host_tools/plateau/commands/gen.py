@@ -11,6 +11,10 @@ from plateau.commands import SEED, Bounded, out_file, whole
 from plateau.errors import UsageError
 
 GAMES = ("tock", "pocha", "holdem", "weykick")
+# The quickest pace a table follows: the reader looks for a new tag every 40 ms
+# (firmware/sense/cards.py) and an action must be seen before the next one; measured, the
+# adversarial tester's scripts failed below 60 ms and none failed at 100.
+MIN_PACE = 100
 SHARE = Bounded(float, 0.0, 1.0, "a share")
 
 
@@ -37,7 +41,12 @@ def add_gen(sub, common) -> None:
     g.add_argument("--draw", action="store_true", help="Pocha: the first dealer drawn at the table")
     g.add_argument("--seed", type=SEED, default=0, help="the same seed writes the same game")
     g.add_argument("--noise", type=SHARE, default=0.02, help="chance of a sensor glitch per action")
-    g.add_argument("--pace", type=whole(0, 60_000), default=150, help="ms between hand actions")
+    g.add_argument(
+        "--pace",
+        type=whole(0, 60_000),
+        default=150,
+        help=f"ms between hand actions ({MIN_PACE} at least, but for Weykick's timed goals)",
+    )
     g.add_argument(
         "--mess",
         type=SHARE,
@@ -57,6 +66,13 @@ def cmd_gen(args: argparse.Namespace) -> int:
         raise UsageError(f"--game {args.game}: one of {', '.join(GAMES)}")
     if args.rules is not None and args.game != "tock":
         raise UsageError(f"--rules is Tock's; {args.game} has none")
+    if args.pace < MIN_PACE and args.game != "weykick":
+        raise UsageError(
+            f"--pace {args.pace}: at least {MIN_PACE} ms for {args.game}: a card or a pawn must"
+            " be seen before the next action (the reader looks for a new tag every 40 ms)"
+        )
+    if args.mess and args.game != "weykick":
+        raise UsageError(f"--mess is Weykick's; {args.game} has no table incidents")
     rules = args.rules or "classic"
     players = args.players if args.players is not None else (3 if args.game == "holdem" else 4)
     given = {

@@ -7,6 +7,7 @@ import argparse
 import json
 import sqlite3
 import sys
+import time
 from pathlib import Path
 
 from plateau.commands import in_file, out_file, seconds
@@ -61,11 +62,18 @@ def cmd_log(args: argparse.Namespace) -> int:
 
     port = resolve(args.port)
     link = HostLink(port, args.baud)
-    try:  # a port that is not there (a typo, a board not plugged in) leaves no files behind
-        link.open(hello=False)
-        link.close()
-    except LinkError as e:
-        raise NoBoard(str(e)) from None
+    # a port that is not there (a typo, a board not plugged in) leaves no files behind: at
+    # once, or after --give-up seconds of trying (a board being plugged in)
+    waited_until = time.monotonic() + (args.give_up or 0)
+    while True:
+        try:
+            link.open(hello=False)
+            link.close()
+            break
+        except LinkError as e:
+            if time.monotonic() >= waited_until:
+                raise NoBoard(str(e)) from None
+            time.sleep(0.5)
     try:
         log = Logger(args.log, args.db)
     except (LogError, OSError, sqlite3.Error) as e:
