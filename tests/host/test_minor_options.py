@@ -1,7 +1,8 @@
 """Minor findings of the adversarial tester on host options, each an error in one line with
 the README's exit code: Hold'em seats beyond 10 (H1), `--mess` given to a game without
-table incidents, a `plateau gen --pace` the table cannot follow; and `plateau log --give-up
-N` on a port not there tries for N seconds before it gives up (it gave up at once)."""
+table incidents, a `plateau gen --pace` the table cannot follow, calibration squares that
+do not exist; and `plateau log --give-up N` on a port not there tries for N seconds before
+it gives up (it gave up at once)."""
 
 import time
 
@@ -58,3 +59,11 @@ def test_gen_pace_the_table_can_follow(capsys, game):
     assert code == 2 and err.count("\n") == 1 and "at least 100 ms" in err, err
     code, _ = _exit(capsys, ["gen", "--game", "weykick", "--pace", "0"])
     assert code == 0
+
+
+@pytest.mark.parametrize("squares", ["R19", ",,", "", "R1,XX9", "r1"])
+def test_calibrate_squares_are_squares_with_a_sensor(capsys, squares):
+    """`plateau calibrate --squares R19` asked for a pawn on a square that does not exist,
+    then waited: refused before the port is opened."""
+    code, err = _exit(capsys, ["calibrate", "--port", "/dev/null", "--squares", squares])
+    assert code == 2 and err.count("\n") == 1 and "no sensor under" in err, err

@@ -138,11 +138,14 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     from plateau.board_tools import calibrate
     from plateau.ports import resolve
 
-    squares = (
-        args.squares.split(",")
-        if args.squares
-        else json.loads((HARDWARE / "sensors.json").read_text())["bits"]
-    )
+    sensors = json.loads((HARDWARE / "sensors.json").read_text())["bits"]
+    squares = args.squares.split(",") if args.squares is not None else sensors
+    unknown = [s for s in squares if s not in sensors]
+    if unknown or not squares:
+        raise UsageError(
+            f"--squares: no sensor under {', '.join(repr(s) for s in unknown[:5]) or 'nothing'}"
+            f" (the squares are {sensors[0]}..{sensors[-1]}, hardware/sensors.json)"
+        )
     return calibrate(resolve(args.port), squares, args.write, args.baud, args.timeout)
 
 
