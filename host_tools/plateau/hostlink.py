@@ -39,6 +39,11 @@ from dataclasses import dataclass, fields
 
 import serial
 
+try:  # a pty whose other end is gone fails its termios set-up (EIO), not with an OSError
+    from termios import error as _TtyError
+except ImportError:  # no termios (Windows): pyserial reports its own errors there
+    _TtyError = OSError  # type: ignore[misc,assignment]
+
 from link import frame  # firmware/link/frame.py, shared
 from plateau import events
 
@@ -380,7 +385,7 @@ class HostLink:
             # takes, so a second one is refused rather than both reading half the frames
             ser.exclusive = True
             ser.open()
-        except (serial.SerialException, OSError) as e:
+        except (serial.SerialException, OSError, _TtyError) as e:
             if "exclusively lock" in str(e):
                 raise LinkError(
                     f"{self.port} is busy: another program holds it (one tool at a time: stop"

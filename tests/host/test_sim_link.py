@@ -54,3 +54,21 @@ def test_live_view_shows_every_game(tmp_path):
         done = run_plateau("sim", str(script))
         assert done.returncode == 0, (game, done.stderr)
     assert "hand_end" in done.stdout and "trick" in done.stdout
+
+
+def test_a_port_whose_other_end_goes_while_it_opens_is_a_link_error(monkeypatch):
+    # A simulator that dies while the host opens its pty fails pyserial's termios set-up with
+    # EIO, which is no OSError: it was a traceback from `plateau sim` on a loaded machine.
+    import termios
+
+    import pytest
+    import serial
+
+    from plateau.hostlink import HostLink, LinkError
+
+    def gone(self):
+        raise termios.error(5, "Input/output error")
+
+    monkeypatch.setattr(serial.Serial, "open", gone)
+    with pytest.raises(LinkError, match="cannot open"):
+        HostLink("/dev/pts/nothing").open()
