@@ -51,12 +51,15 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check firmware host_tools tests hardware
 
 # The firmware is checked against the ESP32 stubs (their `machine`, `time`, `micropython`),
-# not CPython's library; the host tools against CPython's.
+# not CPython's library; the host tools against CPython's, the firmware they reach as plateau.fw
+# through one stub a module (tests/host/fw_imports.py says why).
 typecheck: $(STAMP)
 	cd firmware && MYPYPATH=../$(STUBS) ../$(BIN)/mypy --config-file ../pyproject.toml \
 		--custom-typeshed-dir ../$(STUBS) --cache-dir ../.mypy_cache/fw --explicit-package-bases \
 		--exclude 'manifest\.py$$' .
-	MYPYPATH=firmware:host_tools/plateau/mpshim $(BIN)/mypy --exclude mpshim host_tools/plateau
+	@rm -rf build/fwstubs && $(BIN)/python tests/host/fw_imports.py --stubs build/fwstubs
+	MYPYPATH=build/fwstubs:firmware:host_tools/plateau/mpshim $(BIN)/mypy --exclude mpshim \
+		host_tools/plateau
 
 # Every firmware module compiled as the board loads it; one that does not compile fails.
 # Firmware tests are compiled too, so the MicroPython runs load bytecode, not source.
