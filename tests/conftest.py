@@ -1,8 +1,15 @@
 import sys
 from pathlib import Path
 
-import plateau  # noqa: F401  (puts firmware/ and the micropython stand-in on sys.path)
+from plateau import FIRMWARE
 
+# The firmware's own tests (tests/firmware, collected here as well as run under MicroPython)
+# see the board's top-level names: firmware/ and the stand-in for MicroPython's `micropython`
+# on the path, after everything else. Host tests import the firmware as plateau.fw.<name>
+# (tests/host/test_fw.py checks that they do): one name per module, one class per class.
+for _p in (FIRMWARE, Path(__file__).parents[1] / "host_tools" / "plateau" / "mpshim"):
+    if str(_p) not in sys.path:
+        sys.path.append(str(_p))
 sys.path.insert(0, str(Path(__file__).parent / "firmware"))
 sys.path.insert(0, str(Path(__file__).parent / "host"))
 

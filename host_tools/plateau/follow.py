@@ -9,8 +9,8 @@ nothing after can be checked until the board's next snapshot: the follower says 
 
 from __future__ import annotations
 
-from games.cards import CardError
-from games.tock.rules import COLOURS, TRACK, Card, Illegal, Position, PositionError
+from plateau.fw.games.cards import CardError
+from plateau.fw.games.tock.rules import COLOURS, TRACK, Card, Illegal, Position, PositionError
 
 
 class Mismatch(Exception):

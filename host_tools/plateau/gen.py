@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from games.tock.rules import (
+from plateau.fw.games.tock.rules import (
     ANY,
     CAMP_SLOT,
     CELLS,
@@ -244,7 +244,7 @@ def generate_pocha(
     """A whole random legal Pocha game as a table script: the draw for the first dealer
     (with `draw`: K2), then for each hand the dealer's turned card, the bids (`send bid`),
     and every card played in turn."""
-    from games.pocha.rules import (
+    from plateau.fw.games.pocha.rules import (
         bid_refused,
         deck,
         first_dealer,
@@ -485,8 +485,8 @@ def generate_holdem(
     per seat, ties draw again) rather than given by the table line. `stacks`: one for every
     seat, or seat by seat (H1: `stacks=100,80,250`); `structure`: no-limit, pot-limit or
     fixed-limit (H3; fixed-limit's big bet: 4)."""
-    from games.holdem.betting import Hand, Refused, first_button, next_button
-    from games.holdem.hands import name
+    from plateau.fw.games.holdem.betting import Hand, Refused, first_button, next_button
+    from plateau.fw.games.holdem.hands import name
 
     rng = random.Random(seed)
     names = [str(i + 1) for i in range(seats)]

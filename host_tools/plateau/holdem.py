@@ -6,8 +6,8 @@ import argparse
 import json
 import sys
 
-from games.holdem.hands import HandError, card, describe, name
-from games.holdem.pots import build, round_from, settle, uncalled
+from plateau.fw.games.holdem.hands import HandError, card, describe, name
+from plateau.fw.games.holdem.pots import build, round_from, settle, uncalled
 
 
 def _digits(text: str) -> bool:

@@ -44,8 +44,8 @@ try:  # a pty whose other end is gone fails its termios set-up (EIO), not with a
 except ImportError:  # no termios (Windows): pyserial reports its own errors there
     _TtyError = OSError  # type: ignore[misc,assignment]
 
-from link import frame  # firmware/link/frame.py, shared
 from plateau import events
+from plateau.fw.link import frame  # firmware/link/frame.py, shared
 
 DEAD_AFTER_S = 3.0  # P3: no good frame, or no progress on a hole, this long: the link is dead
 ASK_FIRST_S = 0.25  # a hole still open this long after the last ask or progress: ask again

@@ -95,7 +95,7 @@ class Pocha:
         self.ranking: list | None = None
 
     def feed(self, ev: dict) -> None:
-        from games.pocha.rules import card, score, winning
+        from plateau.fw.games.pocha.rules import card, score, winning
 
         kind = ev.get("type")
         if kind == "hand_start":

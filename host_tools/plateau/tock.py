@@ -7,8 +7,8 @@ import json
 import sys
 from pathlib import Path
 
-from games.cards import CardError
-from games.tock.rules import Card, Illegal, Position, PositionError
+from plateau.fw.games.cards import CardError
+from plateau.fw.games.tock.rules import Card, Illegal, Position, PositionError
 
 
 def load_position(path: str) -> Position:

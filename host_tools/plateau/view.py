@@ -296,7 +296,7 @@ LEGEND = (
 def ring(follower, marks: set[str] | frozenset = frozenset()) -> list[str]:
     """The Tock board drawn as the table is: the ring of 72 squares, the homes inside, the
     camps, whose turn, the last move; `marks` (squares an `illegal` named) shown as !."""
-    from games.tock.rules import COLOURS, TRACK
+    from plateau.fw.games.tock.rules import COLOURS, TRACK
 
     pos = follower.pos
     if pos is None:

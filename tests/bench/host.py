@@ -9,9 +9,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "host_tools"))
 import plateau  # noqa: E402,F401
-from link import frame  # noqa: E402
-from link.link import Link  # noqa: E402
-from link.ring import Ring  # noqa: E402
+from plateau.fw.link import frame  # noqa: E402
+from plateau.fw.link.link import Link  # noqa: E402
+from plateau.fw.link.ring import Ring  # noqa: E402
 from plateau.hostlink import HostLink  # noqa: E402
 from plateau.logger import Logger  # noqa: E402
 

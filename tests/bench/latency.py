@@ -27,9 +27,9 @@ from plateau import HARDWARE  # noqa: E402  (puts firmware/ and its stand-ins on
 from plateau.gen import generate  # noqa: E402
 
 # isort: split
-from clock import VirtualClock  # noqa: E402
-from sim.run import Capture, Sim  # noqa: E402
-from sim.script import read  # noqa: E402
+from plateau.fw.clock import VirtualClock  # noqa: E402
+from plateau.fw.sim.run import Capture, Sim  # noqa: E402
+from plateau.fw.sim.script import read  # noqa: E402
 
 COMPARE = {"part": "DRV5032FA", "sample_ms": 50, "active_low": True, "output": "push-pull"}
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "host_tools"))
 import plateau  # noqa: E402,F401
-from games.tock.rules import Card, Position  # noqa: E402
+from plateau.fw.games.tock.rules import Card, Position  # noqa: E402
 
 BEFORE = {
     "rules": "classic",

@@ -5,8 +5,8 @@ import tempfile
 from collections import Counter
 
 from plateau import HARDWARE
+from plateau.fw.sim.run import play
 from plateau.gen import generate
-from sim.run import play
 
 
 def same(a: dict, b: dict) -> bool:

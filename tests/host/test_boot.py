@@ -8,9 +8,9 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from link import frame
 from plateau import FIRMWARE, HARDWARE
 from plateau.build import BUILD, build
+from plateau.fw.link import frame
 from plateau.sim import SIM_HEAP, micropython
 
 FAKE = Path(__file__).parent / "fakeboard"

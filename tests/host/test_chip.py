@@ -17,9 +17,9 @@ from pathlib import Path
 
 from conftest import REPORT
 
-from link import frame
 from plateau import HARDWARE
 from plateau.build import BUILD, build, mpy_cross
+from plateau.fw.link import frame
 from plateau.gen import generate, generate_holdem, generate_pocha, generate_weykick
 from plateau.sim import SIM_HEAP, micropython
 

@@ -142,10 +142,10 @@ def test_the_pin_maps_clock_is_the_one_the_analysis_supports(data):
 def test_the_timing_figures_are_the_firmwares():
     """The latency and chain analysis use the firmware's own timings and the simulator's
     74HC165 model uses the same datasheet table: a change on one side fails here."""
-    from games.tock.tracker import SETTLE_MS
-    from sense.debounce import DEBOUNCE_MS
-    from sim.chips import hc165_ns
-    from table import SCAN_MS
+    from plateau.fw.games.tock.tracker import SETTLE_MS
+    from plateau.fw.sense.debounce import DEBOUNCE_MS
+    from plateau.fw.sim.chips import hc165_ns
+    from plateau.fw.table import SCAN_MS
 
     assert (figures.SCAN_MS, figures.DEBOUNCE_MS, figures.SETTLE_MS) == (
         SCAN_MS,

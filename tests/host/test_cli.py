@@ -70,7 +70,7 @@ def test_version():
 
 
 def test_send_help_lists_the_board_commands():
-    from link.commands import all_words
+    from plateau.fw.link.commands import all_words
 
     out = plateau("send", "--help")
     assert out.returncode == 0

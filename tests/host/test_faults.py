@@ -8,8 +8,8 @@ from conftest import REPORT
 from soak import same
 
 from plateau import HARDWARE
+from plateau.fw.sim.run import play
 from plateau.gen import generate
-from sim.run import play
 
 
 def cut_power(script: str, rng: random.Random, cuts: int) -> str:

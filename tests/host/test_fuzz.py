@@ -6,13 +6,13 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.tock.rules import Position, PositionError
-from link import frame
-from link.commands import all_words, parse_words
-from link.link import Link
-from link.ring import Ring
-from sense.cards import CardReads
-from sim.script import ScriptError, parse
+from plateau.fw.games.tock.rules import Position, PositionError
+from plateau.fw.link import frame
+from plateau.fw.link.commands import all_words, parse_words
+from plateau.fw.link.link import Link
+from plateau.fw.link.ring import Ring
+from plateau.fw.sense.cards import CardReads
+from plateau.fw.sim.script import ScriptError, parse
 
 FAST = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 GOOD_FRAME = frame.encode(b'{"cmd":"snapshot","id":1}')

@@ -7,7 +7,7 @@ from conftest import REPORT
 from treys import Card as TCard
 from treys import Evaluator
 
-from games.holdem.hands import SUITS, VALUE_RANK, evaluate
+from plateau.fw.games.holdem.hands import SUITS, VALUE_RANK, evaluate
 
 TREYS_RANK = {10: "T"}
 

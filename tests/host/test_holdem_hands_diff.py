@@ -41,9 +41,9 @@ from pokerkit import (
     UnfixedLimitHoldem,
 )
 
-from games.holdem.betting import Hand, Refused
-from games.holdem.hands import SUITS, VALUE_RANK
 from plateau.cli import main as plateau
+from plateau.fw.games.holdem.betting import Hand, Refused
+from plateau.fw.games.holdem.hands import SUITS, VALUE_RANK
 
 AUTO = (
     Automation.ANTE_POSTING,

@@ -26,11 +26,11 @@ from conftest import REPORT
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from link import frame
 from plateau import HARDWARE, events
+from plateau.fw.link import frame
+from plateau.fw.sim.run import play
 from plateau.gen import generate, generate_holdem, generate_pocha, generate_weykick
 from plateau.logger import read_log
-from sim.run import play
 
 N = 10_000
 TYPES = sorted(

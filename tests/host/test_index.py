@@ -15,9 +15,9 @@ from pathlib import Path
 from conftest import REPORT
 
 from plateau import HARDWARE, events
+from plateau.fw.sim.run import play
 from plateau.gen import generate
 from plateau.logger import MAX_GAMES, Index, Logger, read_log
-from sim.run import play
 
 # The child: writes the events the log does not have yet, and kills itself (SIGKILL, no
 # cleanup) when its countdown of operations reaches 0, in the middle of that operation.

@@ -13,10 +13,10 @@ from collections import Counter
 
 from conftest import REPORT
 
-from clock import VirtualClock
-from link import frame
-from link.link import Link
-from link.ring import Ring
+from plateau.fw.clock import VirtualClock
+from plateau.fw.link import frame
+from plateau.fw.link.link import Link
+from plateau.fw.link.ring import Ring
 from plateau.hostlink import DEAD_AFTER_S, Receiver
 
 STEP_MS = 5
@@ -255,7 +255,7 @@ def test_P3_asks_again_while_a_hole_stays_open_backing_off_to_once_a_second():
 
 
 def test_P3_a_link_that_only_brings_heartbeats_while_a_hole_stays_open_is_dead():
-    from clock import VirtualClock
+    from plateau.fw.clock import VirtualClock
 
     link, out = board()
     link.emit({"type": "card", "card": "7H"})
@@ -280,7 +280,7 @@ def test_P2_a_gap_is_taken_as_the_exact_numbers_lost_and_held_events_inside_it_a
     feed(rx, [out[0], out[2]])  # has 1 and 3; 2 and 4.. lost
     out[:] = []
     link.receive(frame.encode(json.dumps({"cmd": "hello", "boot": link.boot, "seq": 1}).encode()))
-    from clock import VirtualClock
+    from plateau.fw.clock import VirtualClock
 
     for _ in range(20):
         link.tick(VirtualClock())
@@ -328,7 +328,7 @@ def test_P2_a_snapshot_comes_after_the_events_it_already_contains():
         link.emit({"type": "card", "card": "7H", "n": i})
     out[:] = []
     link.receive(frame.encode(b'{"cmd":"hello","boot":"feedf00d","seq":0}'))
-    from clock import VirtualClock
+    from plateau.fw.clock import VirtualClock
 
     for _ in range(10):
         link.tick(VirtualClock())

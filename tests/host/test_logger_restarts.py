@@ -12,9 +12,9 @@ import json
 import random
 from collections import Counter
 
-from clock import VirtualClock
-from link import frame
-from link.link import Link
+from plateau.fw.clock import VirtualClock
+from plateau.fw.link import frame
+from plateau.fw.link.link import Link
 from plateau.hostlink import Receiver
 from plateau.logger import Logger, read_log, take_up
 

@@ -9,10 +9,10 @@ import tempfile
 
 from conftest import REPORT
 
-from games.pocha.rules import schedule
 from plateau import HARDWARE
+from plateau.fw.games.pocha.rules import schedule
+from plateau.fw.sim.run import play
 from plateau.gen import generate_pocha
-from sim.run import play
 
 
 def test_K3_K8_K10_a_whole_short_game_for_three_in_this_process():

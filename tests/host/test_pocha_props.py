@@ -6,7 +6,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.pocha.rules import SUITS, check_hand, deck, legal, winning
+from plateau.fw.games.pocha.rules import SUITS, check_hand, deck, legal, winning
 
 
 def play_hand(rng, players, size, inject):

@@ -107,7 +107,7 @@ def test_W5_weykick_undos_anywhere_replay_clean(tmp_path, capsys):
     the log is caught."""
     from plateau import HARDWARE, events
     from plateau.commands.logs import replay
-    from sim.run import play
+    from plateau.fw.sim.run import play
 
     rng = random.Random(5)
     withdrawn = 0

@@ -15,7 +15,7 @@ import sys
 
 from plateau import ROOT
 from plateau.commands.sim import decode
-from sim.script import MAX_MS, ScriptError, parse
+from plateau.fw.sim.script import MAX_MS, ScriptError, parse
 
 FRENCH = [r + s for r in ("A", "K", "Q", "J", "10", "9", "7", "5", "2") for s in "SHDC"]
 SPANISH = [f"{r}{s}" for r in (1, 3, 5, 7, 10, 12) for s in "OCEB"]

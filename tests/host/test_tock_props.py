@@ -6,7 +6,7 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.tock.rules import CELLS, RULESETS, Card, Illegal, Position
+from plateau.fw.games.tock.rules import CELLS, RULESETS, Card, Illegal, Position
 from plateau.gen import progress
 
 RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]

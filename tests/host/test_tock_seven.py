@@ -9,7 +9,15 @@ of every ruleset, up to 5 own pawns (the reference plays every order of every sp
 import random
 from itertools import permutations
 
-from games.tock.rules import CELLS, TRACK, Card, Illegal, Position, entry_square, home_square
+from plateau.fw.games.tock.rules import (
+    CELLS,
+    TRACK,
+    Card,
+    Illegal,
+    Position,
+    entry_square,
+    home_square,
+)
 
 SEVEN = Card("7H")
 

@@ -15,7 +15,7 @@ import random
 
 from conftest import REPORT
 
-from games.weykick.tracker import WeykickGame
+from plateau.fw.games.weykick.tracker import WeykickGame
 
 DEBOUNCE = 20
 REARM_OFF, LOCKOUT, BOUNCE, STUCK = 400, 600, 100, 30000
@@ -442,7 +442,7 @@ def play(settings, acts, end):
         elif what == "cmd" or what == "new":
             cmd = {"cmd": args[0] if what == "cmd" else "new"}
             if what == "new" and args[0]:
-                from games.settings import check
+                from plateau.fw.games.settings import check
 
                 cmd["settings"] = check("weykick", args[0])
             why = game.command(cmd)
@@ -625,8 +625,8 @@ def test_W2_sensor_incidents_through_the_simulated_table_match_the_reference(tmp
     import subprocess
     import sys
 
+    from plateau.fw.sim.run import play as sim_play
     from plateau.gen import generate_weykick
-    from sim.run import play as sim_play
 
     scripts = disagree = goals = ignored = 0
     first = None

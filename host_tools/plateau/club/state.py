@@ -16,8 +16,8 @@ import copy
 import time
 from typing import Any
 
-from games.tock.rules import COLOURS
 from plateau.follow import Mismatch, TockFollower
+from plateau.fw.games.tock.rules import COLOURS
 from plateau.logger import Repeats
 
 FINISHED_KEPT = 8  # finished games a state carries (a scoreboard that missed some catches up)

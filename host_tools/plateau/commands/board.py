@@ -85,7 +85,7 @@ def add_ports(sub, common) -> None:
 
 
 def cmd_send(args: argparse.Namespace) -> int:
-    from link.commands import parse_words
+    from plateau.fw.link.commands import parse_words
     from plateau.hostlink import HostLink, LinkError
     from plateau.ports import resolve
 

@@ -59,7 +59,7 @@ def add_gen(sub, common) -> None:
 
 
 def cmd_gen(args: argparse.Namespace) -> int:
-    from games.settings import SettingsError, check
+    from plateau.fw.games.settings import SettingsError, check
     from plateau.gen import generate, generate_holdem, generate_pocha, generate_weykick
 
     if args.game not in GAMES:

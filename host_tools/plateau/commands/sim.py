@@ -82,7 +82,7 @@ def sim_events(link: HostLink, fw: Firmware):
 
 def decode(data: bytes) -> str:
     """A script's bytes as text; a line that is not UTF-8 is refused with its number."""
-    from sim.script import ScriptError
+    from plateau.fw.sim.script import ScriptError
 
     try:
         return data.decode("utf-8")
@@ -97,7 +97,7 @@ def decode(data: bytes) -> str:
 
 
 def check_script(script: str) -> None:
-    from sim.script import ScriptError, parse  # firmware/sim/script.py, shared
+    from plateau.fw.sim.script import ScriptError, parse  # firmware/sim/script.py, shared
 
     path = Path(script)
     try:  # checked in full, a `position` line's file too, before the simulator starts
