@@ -32,16 +32,30 @@ def test_host_code_imports_the_firmware_only_through_plateau_fw():
 
 
 def test_a_firmware_module_sees_its_own_names_inside_plateau_fw():
-    from plateau.fw.games import cards, settings
-    from plateau.fw.games.tock import rules, tracker
-
-    # `from games.cards import ...` inside the rules, and the settings checker's dynamic
-    # __import__("games.tock.settings"), both land in plateau.fw
-    assert rules.CardError is cards.CardError
-    assert tracker.Position is rules.Position
-    assert settings.check("tock", {}) is not None
-    assert "plateau.fw.games.tock.settings" in sys.modules
-    assert Path(rules.__file__) == FIRMWARE / "games" / "tock" / "rules.py"
+    """`from games.cards import ...` inside the rules, and the settings checker's dynamic
+    __import__("games.<game>...."), land in plateau.fw. In a fresh interpreter: this one also
+    runs the firmware's own tests (tests/firmware), under the board's names."""
+    probe = (
+        "import json, sys\n"
+        "from plateau.fw import TOP\n"
+        "from plateau.fw.games import cards, settings\n"
+        "from plateau.fw.games.tock import rules, tracker\n"
+        "before = set(sys.modules)\n"
+        "settings.check('pocha', {})\n"
+        "print(json.dumps({\n"
+        "    'same': rules.CardError is cards.CardError and tracker.Position is rules.Position,\n"
+        "    'loaded': sorted(set(sys.modules) - before),\n"
+        "    'board_names': [m for m in sys.modules if m.partition('.')[0] in TOP],\n"
+        "    'file': rules.__file__,\n"
+        "}))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert out["same"]
+    assert any(m.startswith("plateau.fw.games.pocha.") for m in out["loaded"]), out["loaded"]
+    assert out["board_names"] == []
+    assert Path(out["file"]) == FIRMWARE / "games" / "tock" / "rules.py"
 
 
 # Run in a fresh interpreter with the decoys first on sys.path: the user's `clock` already
@@ -106,7 +120,11 @@ def test_a_users_packages_named_like_the_firmwares_do_not_clash_with_plateau(tmp
         ["holdem", "showdown", "--board", "AS KS QS JS 2D", "--hands", "1=AH AD", "--bets", "1=10"],
         ["send", "--help"],
     ]
-    env = dict(os.environ, PYTHONPATH=str(decoy))
+    # the decoys before everything else on the path, whatever it held
+    env = dict(
+        os.environ,
+        PYTHONPATH=os.pathsep.join(filter(None, [str(decoy), os.environ.get("PYTHONPATH")])),
+    )
     done = subprocess.run(
         [sys.executable, "-c", PROBE, json.dumps(commands)],
         capture_output=True,
