@@ -12,7 +12,6 @@ build/mpy beside it.
 """
 
 import os
-
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import importlib
 from types import ModuleType, SimpleNamespace
 
-import games
+from plateau.fw import games
 
 
 def names() -> tuple[str, ...]:

@@ -13,9 +13,9 @@ import sys
 
 import pytest
 
-from games import GAMES, declaration
 from plateau import ROOT
 from plateau import registry as host
+from plateau.fw.games import GAMES, declaration
 
 PAGE = ROOT / "docs" / "adding-a-game.md"
 LINE = re.compile(r"^GAMES = \(.*\)$", re.M)

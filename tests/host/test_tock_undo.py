@@ -9,7 +9,7 @@ import sys
 
 from test_tock_props import deck
 
-from games.tock.rules import Card, Position
+from plateau.fw.games.tock.rules import Card, Position
 
 HISTORY = 4  # moves a played position keeps (games/tock/rules.py _HISTORY)
 
@@ -106,8 +106,8 @@ def test_replay_follows_an_undo_after_a_discard(tmp_path):
 
 def test_the_script_reader_names_squares_as_the_rules_do():
     """sim/script.is_square keeps its own reading (heap): the same answers as sensor_cell."""
-    from games.tock.rules import CAMP_SLOT, CELLS, COLOURS, sensor_cell, square_name
-    from sim.script import is_square
+    from plateau.fw.games.tock.rules import CAMP_SLOT, CELLS, COLOURS, sensor_cell, square_name
+    from plateau.fw.sim.script import is_square
 
     names = [square_name(s) for s in range(CELLS)]
     names += [CAMP_SLOT % (c, k) for c in COLOURS for k in range(1, 5)]

@@ -15,8 +15,8 @@ from plateau.view import say
 def send_words() -> str:
     """What `plateau send --help` lists: every command word with its arguments, read from
     the declarations the board checks them by (link/commands.py, games/*/game.py)."""
-    from games import GAMES, declaration
-    from link.commands import TABLE
+    from plateau.fw.games import GAMES, declaration
+    from plateau.fw.link.commands import TABLE
 
     def args(decl) -> str:  # an optional setting as key=, the others by position
         return " ".join(f"{n}=" if k[0] == "opt" else n.upper() for n, k, _ in decl)
