@@ -97,8 +97,8 @@ class Table:
             return self._enrol(cmd["card"])
         if name == "unenrol":
             return self._unenrol(cmd["tag"])
-        if name == "new" and cmd["game"] != self.about().get("game"):
-            return self._switch(cmd)
+        if name == "new":
+            return self._new(cmd)
         if name == "config":
             return self._config(cmd)
         if name == "selftest":
@@ -108,6 +108,20 @@ class Table:
         if self.game:
             return self.game.command(cmd)
         return "no game is loaded"
+
+    def _new(self, cmd):
+        """A new game, of this kind or another: the pile the last one left on the reader is
+        handed over (its strays: games/base.py), so that a reset does not play it."""
+        pile = self.game.on_reader() if self.game else ()
+        if cmd["game"] != self.about().get("game"):
+            why = self._switch(cmd)
+        elif self.game:
+            why = self.game.command(cmd)
+        else:
+            return "no game is loaded"
+        if why is None and self.game and pile:
+            self.game.handed(pile)
+        return why
 
     def _changed(self):
         """Something to save at the end of this pass, whatever the write rate."""
@@ -162,12 +176,13 @@ class Table:
 
     def _enrol(self, card):
         """`enrol card=7H` (or es:12B): the next tag laid on the reader becomes that card
-        (the card was typed already: games.settings, kind "card"). Saved before the answer
-        goes: a board reset after it still waits for that tag."""
+        (the card was typed already: games.settings, kind "card"); `enrol card=cancel`:
+        no tag awaited any more. Saved before the answer goes: a board reset after it still
+        waits for that tag (or no longer)."""
         cards = self.sense.cards if self.sense else None
         if cards is None:
             return "this table has no card reader"
-        cards.enrol_as = card
+        cards.enrol_as = None if card == "cancel" else card
         if self.store:
             self.save()
         return None
@@ -178,8 +193,12 @@ class Table:
         says why and the table waits on for the right tag."""
         cards = self.sense.cards
         why = cards.learn(bytes.fromhex(uid), card)
+        laid = cards.card_of(bytes.fromhex(uid))
+        if laid and self.game:  # it lies on the pile: not a card played (games/base.py)
+            self.game.lying((laid,))
         if why:
             self.link.emit({"type": "error", "what": "enrol", "card": card, "uid": uid, "why": why})
+            self._changed()  # the card on the pile, saved with the error (a stray)
             return
         cards.enrol_as = None
         self._keep_tags("enrol %s as %s" % (uid, card))

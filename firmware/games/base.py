@@ -3,33 +3,43 @@
 # game no goals).
 #
 # Cards found again at power-up (issue 15). The reader powers up with the board, and every
-# tag lying on it answers again: the pile. A card of the pile that the game counted in the
-# deal now under way (or refused since its last card) is not a new card; one it never
-# counted was laid while the power was going, and is new. When the deal under way has no
-# card yet, the pile may still be the last deal's (not yet gathered), or the last deal's was
-# gathered and the first card of this one laid during the outage: the same card can be in
-# both. The reads that could be either are held until the look at the pile is over; if the
-# last deal's top two cards were found, its pile is there and they were its cards; if not,
-# it was gathered and they are new cards, played then in the order read (with every card
-# read after them in the meantime, so the order holds). A card of the last deal laid on its
-# pile within _PILE_MS of power-up is taken for that pile: the one case the table cannot
-# tell until the sense layer says which tags were there at power-up. Each card game
-# says which cards make its deals (`deal`, `last_deal`, saved with the game). Which reads
-# are the pile: the sense layer says so when it can (`on_pile`: every tag in the field at
-# power-up at once, before any card counts as laid; or `pile=True` on a read); otherwise,
-# reads in the first _PILE_MS after the game resumed.
+# tag lying on it answers again: the pile. A card of the pile that the board saw lying there
+# before the power went is not a new card: one the game counts in the deal now under way, or
+# one of its strays, the cards the board saw laid on the pile that the deal does not count
+# (refused, taken back by `undo`, laid only to be enrolled, the pile of the game before a
+# `new`: the table hands them over). A card of neither was laid while the power was going,
+# and is new. The strays are saved with the game, a deck's worth at most. Those laid while a
+# deal was under way are forgotten when the first card of the next deal is counted (the
+# pile was gathered for it); those laid between two deals may lie under it, and go at the
+# deal after.
+# When the deal under way has no card yet, the pile may still be the last deal's (not yet
+# gathered), or the last deal's was gathered and the first card of this one laid during the
+# outage: the same card can be in both. The reads that could be either are held until the
+# look at the pile is over; if the last deal's top two cards were found, its pile is there
+# and they were its cards; if not, it was gathered and they are new cards, played then in
+# the order read (with every card read after them in the meantime, so the order holds). A
+# card of the last deal laid on its pile within _PILE_MS of power-up is taken for that pile,
+# and a stray gathered and laid again during the outage is taken for the pile: the cases the
+# table cannot tell apart. Each card game says which cards make its deals (`deal`,
+# `last_deal`, saved with the game). Which reads are the pile: the sense layer says so when
+# it can (`on_pile`: every tag in the field at power-up at once, before any card counts as
+# laid; or `pile=True` on a read); otherwise, reads in the first _PILE_MS after the game
+# resumed.
 from micropython import const
 
 from clock import elapsed
 
 _PILE_MS = const(1000)  # a pile of cards is read again well within this after power-up
 _REFUSED = const(4)  # refused cards remembered (a few wrong cards on the pile at most)
+_STRAYS = const(64)  # strays remembered: a deck and its jokers, with room
 
 
 class Game:
     def __init__(self, emit):
         self.emit = emit  # callable(dict): the link's numbered events
         self.refused = []  # cards refused since the last card counted (they lie on the pile)
+        self.strays = []  # cards on the pile the deal does not count (see above), oldest first
+        self.gathered = 0  # how many of them go with the deal's pile: gone at the next deal
         self._powered = None  # when the game first ran after it was restored
         self._held = []  # reads at power-up that may be the last deal's pile: (card, uid)
         self._found = []  # every card read at power-up
@@ -115,11 +125,11 @@ class Game:
             or not (pile or self._powered is not None and elapsed(now, self._powered) < _PILE_MS)
         ):
             return False
-        if card in self.refused:
-            return True
         # counted by name: two cards of one name (Tock's two jokers) are two cards
         self._found.append(card)
-        seen = self._found.count(card)
+        seen = self._found.count(card) - self.strays.count(card)
+        if seen <= 0:
+            return True  # a stray: it lay there before the power went
         deal = self.deal()
         if deal and seen <= deal.count(card):
             return True
@@ -130,12 +140,14 @@ class Game:
 
     def on_pile(self, cards, now):
         """The cards lying on the reader at power-up, all at once, before any card counts as
-        laid (the sense layer's stocktake): [(card or None, uid hex)]. Said as a `pile`
-        event; those the game counted are the pile, the others were laid while the power was
+        laid (the sense layer's stocktake): [(card or None, uid hex)], maybe none. Said as a
+        `pile` event (when there are some); those the game counted are the pile, the others were laid while the power was
         going and are played now. With the stocktake, reads after it are new cards."""
+        self._stocktaken = True
+        if not cards:
+            return  # none there: nothing to say, and every read from now on is a card laid
         known = [c for c, _ in cards if c is not None]
         self.emit({"type": "pile", "cards": known, "unknown": len(cards) - len(known)})
-        self._stocktaken = True
         if self._powered is None and not self.resumed:
             return  # a new game remembers no card: what lies there is left over
         self._held = [(c, uid) for c, uid in cards if c is not None and self._held_back(c)]
@@ -144,13 +156,12 @@ class Game:
     def _held_back(self, card):
         """At power-up: False when `card` is the pile for sure (ignored), True when it may
         be new (held: see settle_pile)."""
-        if card in self.refused:
-            return False
         self._found.append(card)
+        seen = self._found.count(card) - self.strays.count(card)
+        if seen <= 0:
+            return False  # a stray: it lay there before the power went
         deal = self.deal()
-        if deal:
-            return self._found.count(card) > deal.count(card)
-        return True
+        return not deal or seen > deal.count(card)
 
     def refuse(self, card):
         """A card read and refused: it may lie on the pile when the power comes back. False
@@ -160,17 +171,56 @@ class Game:
             return False
         self.refused.append(card)
         del self.refused[:-_REFUSED]
+        if card not in self.strays:
+            self.lying((card,))
         self.unsaved = True
         return True
 
+    def lying(self, cards):
+        """Cards the board saw laid on the pile that the deal under way does not count (a
+        card refused or taken back, a tag enrolled): strays, for the look at the pile at
+        power-up. Laid while a deal is under way, they are gathered with its pile; laid
+        between two deals, they may lie under the next one's first card, and stay a deal
+        longer."""
+        strays = self.strays + list(cards)
+        cut = len(strays) - _STRAYS
+        if cut > 0:
+            strays = strays[cut:]
+            self.gathered = max(0, self.gathered - cut)
+        self.strays = strays
+        if self.deal():
+            self.gathered = len(strays)
+        self.unsaved = True
+
+    def handed(self, pile):
+        """A new game: the last one's pile (on_reader) lies on the reader until this game's
+        first card (the deck is gathered for it)."""
+        self.strays = []
+        self.gathered = 0
+        self.lying(pile)
+        self.gathered = len(self.strays)
+
+    def on_reader(self):
+        """The cards the game knows lie on the pile: the deal's (or the last deal's, until
+        the next one starts) and the strays (a `new` game is handed them: table.py)."""
+        return list(self.deal() or self.last_deal()) + self.strays
+
     def count(self):
-        """A card was counted: the cards refused before it are history."""
+        """A card was counted: the cards refused before it are history, and the first card
+        of a deal means the pile was gathered for it: its strays are gone."""
         self.refused = []
+        if self.gathered and len(self.deal()) <= 1:
+            del self.strays[: self.gathered]
+            self.gathered = len(self.strays)
 
     def restored(self, state):
         """Called by each game's restore(): the pile memory, and the power-up window."""
         refused = state.get("refused", [])
         self.refused = [c for c in refused if isinstance(c, str)][-_REFUSED:]
+        strays = state.get("strays", refused)  # an older save kept the refused cards only
+        self.strays = [c for c in strays if isinstance(c, str)][-_STRAYS:]
+        gathered = state.get("gathered", 0)
+        self.gathered = min(gathered, len(self.strays)) if isinstance(gathered, int) else 0
         self.resumed = True
         self.unsaved = False
         self._powered = None

@@ -17,6 +17,7 @@
 #   ("mode", ((kind, lo, hi), ...))   "kind:N" (Weykick's first-to:10, timed:5)
 #   ("seat", setting)         a seat number 1..(that setting's value), as text "1", "2", ...
 #   ("card",)                 a playing card: French (7H, 10C, X) or Spanish (es:12B)
+#   ("card", word)            the same, or that word (`enrol card=cancel`)
 #   ("tag",)                  a card tag's UID in hex (4, 7 or 10 bytes), or "all"
 #   ("position",)             a Tock position (T4), checked by the rules core
 # A setting whose default is None is optional (the game derives it, e.g. Hold'em's big-bet).
@@ -151,6 +152,8 @@ def value(name, kind, v, known=None):
             raise SettingsError("%s must be a seat from 1 to %d, not %s" % (name, top, _show(v)))
         return s
     if k == "card":
+        if len(kind) > 1 and v == kind[1]:  # a word the card kind also takes (enrol cancel)
+            return v
         try:
             return card(v)
         except SettingsError as e:

@@ -23,7 +23,7 @@ TABLE = {
         ("illegal_ms", ("opt", ("int", 200, 30000)), None),
         ("debounce_ms", ("opt", ("int", 2, 200)), None),
     ),
-    "enrol": (("card", ("card",), None),),
+    "enrol": (("card", ("card", "cancel"), None),),
     "unenrol": (("tag", ("tag",), None),),
     "calibrate": (("mode", ("choice", ("on", "off")), "on"),),
 }

@@ -93,9 +93,14 @@ class CardReads:
             return None
         if known is not None:
             h = uid_hex(uid)
+            if self._find(uid) < 0:  # hardware/tags.json's: no unenrol forgets it
+                return (
+                    "tag %s is %s in the board's hardware/tags.json: lay the tag of %s, or "
+                    "stop waiting (enrol cancel)" % (h, known, card)
+                )
             return (
-                "tag %s is %s already: lay the tag of %s, or forget this one first (unenrol %s)"
-                % (h, known, card, h)
+                "tag %s is %s already: lay the tag of %s, forget this one first (unenrol %s), "
+                "or stop waiting (enrol cancel)" % (h, known, card, h)
             )
         if self.enrolled >= ENROL_MAX:
             return (
@@ -158,11 +163,12 @@ class CardReads:
 
     def take_stock(self):
         """At power-up, before the table starts: every tag lying on the reader, read at once
-        (blocking). Returns the pile, [(card or None, uid hex), ...]."""
+        (blocking). Returns the pile, [(card or None, uid hex), ...] (empty: none there);
+        None when the reader is not up (the stocktaking comes when it is: poll)."""
         reader = self._reader
-        pile = []  # type: list
         if not reader.power_ups:
-            return pile  # the reader is not up: the stocktaking comes when it is (poll)
+            return None
+        pile = []  # type: list
         self._field = reader.power_ups
         for uid in reader.read_field():
             self._remember(uid)
@@ -174,7 +180,7 @@ class CardReads:
         """None, or one of ("card", card text or None, uid hex) for a card laid (None: an
         unknown tag), ("enrol", card, uid hex) for a tag laid while `enrol_as` waits for one
         (the table enrols it: learn), ("pile", [(card or None, uid hex), ...], None) once
-        the tags lying on the reader at power-up have all been read."""
+        the tags lying on the reader at power-up have all been read (maybe none)."""
         reader = self._reader
         if reader.power_ups != self._field:  # the field (re)started: every tag is awake
             self._field = reader.power_ups
@@ -186,8 +192,7 @@ class CardReads:
                     self._first = False
                     pile = self._pile
                     self._pile = []
-                    if pile:
-                        return "pile", pile, None
+                    return "pile", pile, None  # even none: the game knows there is none
             if (
                 reader.quiet
                 and self._searched_at is not None

@@ -88,7 +88,7 @@ class Sense:
             if not self._started:
                 self._started = True
                 pile = cards.take_stock()
-                if pile:
+                if pile is not None:
                     game.on_pile(pile, now)
             read = cards.poll(now)
             if read:

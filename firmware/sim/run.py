@@ -76,6 +76,7 @@ class Sim:
         self.boot(boot)
         declared = declaration(settings["game"])
         self.spanish = declared.DECK == "spanish"  # the table line's deck (see act: card)
+        self.deck_of = None  # the game whose deck that is, once a card is laid
         simulated = getattr(declared, "simulated", None)
         if simulated and simulated(self.board, self.game, not stood):
             self.board.sensors.power_up(clock.ticks_ms())  # the pieces were there already
@@ -239,19 +240,18 @@ class Sim:
         elif verb == "glitch":
             board.glitch(args[0], args[1])
         elif verb == "card":
-            # the tag registry names Spanish cards es:12B (hardware/tags.md); the decks share
-            # no card, so a card not of the table line's deck is of the game a `send new`
-            # switched to (asked only then: about() makes a dict, and cards are many). The
-            # script's reader checked the card against the deck (games.settings.card).
-            spanish = self.spanish
+            # the tag registry names Spanish cards es:12B (hardware/tags.md); a name both
+            # decks share (4C) is the card of the deck in play, a `send new` switching it (the
+            # script checker follows the same `new`s: sim/script.py). The deck is asked of the
+            # registry once a game, not at every card (about() makes a dict).
+            game = self.table.game
+            if game is not None and game is not self.deck_of:
+                self.deck_of = game
+                self.spanish = declaration(self.table.about()["game"]).DECK == "spanish"
             try:
-                board.lay_card(("es:" if spanish else "") + args[0])
+                board.lay_card(("es:" if self.spanish else "") + args[0])
             except ValueError as e:
-                playing = self.table.about().get("game")
-                other = playing and declaration(playing).DECK == "spanish"
-                if not playing or other == spanish:  # the script's check followed a `new`
-                    raise ScriptError(line, "%s (the table plays %s)" % (e, playing))
-                board.lay_card(("" if spanish else "es:") + args[0])
+                raise ScriptError(line, "%s (the table plays %s)" % (e, self.table.about().get("game")))
         elif verb == "tag":
             board.lay_tag(args[0])
         elif verb == "button":

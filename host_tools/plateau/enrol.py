@@ -93,11 +93,22 @@ def _enrol_one(link: HostLink, card: str, timeout: float, say=print) -> str | No
             say(f"  {ev.get('why')}")
         now = time.monotonic()
         if now > end:
+            _cancel(link)
             return None
         if not answered and now - sent >= 1.0:
             link.send(cmd)
             sent = now
     return None
+
+
+def _cancel(link: HostLink, wait: float = 2.0) -> None:
+    """The host gave up on the tag: the table stops waiting for it too (`enrol
+    card=cancel`), or the next card laid would be taken for the tag."""
+    cid = link.send({"cmd": "enrol", "card": "cancel"})
+    end = time.monotonic() + wait
+    for ev in link.events():
+        if ev.get("type") == "answer" and ev.get("id") == cid or time.monotonic() > end:
+            return
 
 
 def _write(path: str, registry: dict[str, str]) -> None:

@@ -93,8 +93,37 @@ def test_a_tag_hardware_names_is_refused_as_another_card():
     other = "2C" if card != "2C" else "3C"
     evs = _run(HEAD + "send enrol card=%s\ntag %s\nwait 300\n" % (other, uid), flash)
     (refused,) = _of(evs, "error", "enrol")
-    assert ("is %s already" % card) in refused["why"]
+    assert ("is %s in the board's hardware/tags.json" % card) in refused["why"]
+    # no advice the board would refuse: such a tag cannot be unenrolled (F0c, round 4)
+    assert "unenrol" not in refused["why"] and "enrol cancel" in refused["why"]
     assert _of(evs, "enrolled") == []
+
+
+def test_an_awaited_tag_is_cancelled_and_the_deck_plays_again():
+    # F0c (adversarial round 4): an `enrol` nobody answers took every card laid after it as
+    # the tag, through `new`, `unenrol all` and resets. `enrol cancel` ends the wait, on
+    # flash too; the card the board refused as a tag lies on the pile, not played at a reset
+    with open("hardware/tags.json") as f:
+        tags = json.load(f)["tags"]
+    ace = [u for u in tags if tags[u] == "AS"][0]
+    flash = _fresh("cancel")
+    evs = _run(
+        HEAD + "send enrol card=7H\ntag %s\nwait 300\nsend enrol cancel\nreset\nwait 1500\n"
+        "card KH\nwait 300\ntag %s\nwait 300\n" % (ace, A),
+        flash,
+    )
+    (refused,) = _of(evs, "error", "enrol")
+    assert refused["card"] == "7H" and refused["uid"] == ace
+    assert [c["card"] for c in _of(evs, "card")] == ["KH"], evs  # not AS, from the pile
+    assert _of(evs, "enrolled") == []
+    assert [e["uid"] for e in _of(evs, "error", "unknown-tag")] == [A]  # not enrolled as 7H
+
+
+def test_enrol_cancel_with_nothing_awaited_is_fine():
+    flash = _fresh("cancel0")
+    evs = _run(HEAD + "send enrol card=cancel\ncard KH\nwait 300\n", flash)
+    assert [e["ok"] for e in evs if e["type"] == "answer"] == [True]
+    assert [c["card"] for c in _of(evs, "card")] == ["KH"]
 
 
 def test_unenrol_forgets_a_tag_and_all_on_flash_too():

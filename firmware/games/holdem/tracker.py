@@ -89,6 +89,8 @@ class HoldemGame(Game):
             "draws": dict((s, name(c)) for s, c in self.draws.items()),
             "drawn": [name(c) for c in self.drawn],
             "refused": self.refused,
+            "strays": self.strays,
+            "gathered": self.gathered,
         }
 
     def restore(self, state):

@@ -153,6 +153,8 @@ class PochaGame(Game):
             "void": self.void,
             "before": self.before,
             "refused": self.refused,
+            "strays": self.strays,
+            "gathered": self.gathered,
         }
 
     def restore(self, state):

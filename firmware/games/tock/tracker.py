@@ -80,6 +80,8 @@ class TockGame(Game):
         self.resumed = False  # restored after a reset: compare with the board, say so
         self.last_why = None  # why the last board read with a card matched no legal move
         self.refused = []  # cards refused since the last card played (games/base.py)
+        self.strays = []  # and the cards on the pile the deal does not count
+        self.gathered = 0
 
     def state(self):
         """What store.py saves: enough to resume the game after a reset."""
@@ -90,6 +92,8 @@ class TockGame(Game):
             "card": str(self.card) if self.card else None,
             "played": self.played,
             "refused": self.refused,
+            "strays": self.strays,
+            "gathered": self.gathered,
             # squares hands touched since the card: a reset mid-move must not forget a
             # square lifted and set down again (a capture's, a Jack's first pawn)
             "touched": sorted(self.touched),
@@ -278,7 +282,9 @@ class TockGame(Game):
                 pos = self._start()
             except PositionError as e:
                 return str(e)
+            pile = self.on_reader()  # the `new` button's too: the pile stays (games/base.py)
             self.new_game(pos)
+            self.handed(pile)
             self.emit({"type": "game", "game": "tock", "position": pos.to_dict()})
             return None
         return "unknown command %r for tock" % name
@@ -288,6 +294,7 @@ class TockGame(Game):
             card = self.card
             self.card = None
             self.played.remove(str(card))
+            self.lying((str(card),))  # taken back, it may lie on the pile still
             self.emit({"type": "undo", "card": str(card), "what": "card taken back"})
             self.unsaved = True
             return None
@@ -297,6 +304,7 @@ class TockGame(Game):
         name = str(move.card)
         if name in self.played:
             self.played.remove(name)
+            self.lying((name,))
         self.emit(
             {
                 "type": "undo",

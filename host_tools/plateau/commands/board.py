@@ -94,7 +94,7 @@ def cmd_send(args: argparse.Namespace) -> int:
     except ValueError as e:
         raise UsageError(str(e)) from None
     port = resolve(args.port)
-    if cmd["cmd"] == "enrol":  # done once a tag is laid: its UID is the answer
+    if cmd["cmd"] == "enrol" and cmd["card"] != "cancel":  # done once a tag is laid: its UID
         from plateau.enrol import enrol
 
         got = enrol(port, [cmd["card"]], None, args.baud, args.timeout or 60.0, say)
