@@ -8,10 +8,12 @@
 # one of its strays, the cards the board saw laid on the pile that the deal does not count
 # (refused, taken back by `undo`, laid only to be enrolled, the pile of the game before a
 # `new`: the table hands them over). A card of neither was laid while the power was going,
-# and is new. The strays are saved with the game, a deck's worth at most. Those laid while a
-# deal was under way are forgotten when the first card of the next deal is counted (the
-# pile was gathered for it); those laid between two deals may lie under it, and go at the
-# deal after.
+# and is new. The strays are saved with the game, a deck's worth at most. The deck is
+# gathered to be shuffled for a deal, but the board does not see when: a stray laid after
+# that lies under the new deal's first card. So a stray is forgotten only when the deal
+# after next starts (`dealt`): until then, a stray gathered and laid again
+# while the power was off is taken for the pile (not played: lift it and lay it again),
+# which is better than playing a card nobody laid.
 # When the deal under way has no card yet, the pile may still be the last deal's (not yet
 # gathered), or the last deal's was gathered and the first card of this one laid during the
 # outage: the same card can be in both. The reads that could be either are held until the
@@ -39,7 +41,7 @@ class Game:
         self.emit = emit  # callable(dict): the link's numbered events
         self.refused = []  # cards refused since the last card counted (they lie on the pile)
         self.strays = []  # cards on the pile the deal does not count (see above), oldest first
-        self.gathered = 0  # how many of them go with the deal's pile: gone at the next deal
+        self.gathered = 0  # how many of them were there when the deal under way started
         self._powered = None  # when the game first ran after it was restored
         self._held = []  # reads at power-up that may be the last deal's pile: (card, uid)
         self._found = []  # every card read at power-up
@@ -179,26 +181,20 @@ class Game:
     def lying(self, cards):
         """Cards the board saw laid on the pile that the deal under way does not count (a
         card refused or taken back, a tag enrolled): strays, for the look at the pile at
-        power-up. Laid while a deal is under way, they are gathered with its pile; laid
-        between two deals, they may lie under the next one's first card, and stay a deal
-        longer."""
+        power-up (see above: kept until the deal after next starts)."""
         strays = self.strays + list(cards)
         cut = len(strays) - _STRAYS
         if cut > 0:
             strays = strays[cut:]
             self.gathered = max(0, self.gathered - cut)
         self.strays = strays
-        if self.deal():
-            self.gathered = len(strays)
         self.unsaved = True
 
     def handed(self, pile):
-        """A new game: the last one's pile (on_reader) lies on the reader until this game's
-        first card (the deck is gathered for it)."""
+        """A new game: the last one's pile (on_reader) lies on the reader, as strays."""
         self.strays = []
         self.gathered = 0
         self.lying(pile)
-        self.gathered = len(self.strays)
 
     def on_reader(self):
         """The cards the game knows lie on the pile: the deal's (or the last deal's, until
@@ -206,12 +202,16 @@ class Game:
         return list(self.deal() or self.last_deal()) + self.strays
 
     def count(self):
-        """A card was counted: the cards refused before it are history, and the first card
-        of a deal means the pile was gathered for it: its strays are gone."""
+        """A card was counted: the cards refused before it are history."""
         self.refused = []
-        if self.gathered and len(self.deal()) <= 1:
+
+    def dealt(self):
+        """A new deal starts (the deck gathered and shuffled for it): the strays there when
+        the last one started are gone (see above). Each card game says when."""
+        if self.strays:
             del self.strays[: self.gathered]
             self.gathered = len(self.strays)
+            self.unsaved = True
 
     def restored(self, state):
         """Called by each game's restore(): the pile memory, and the power-up window."""

@@ -120,6 +120,7 @@ class HoldemGame(Game):
         card, they are what a reset would find there."""
         self.before = self.seen or self.drawn or self.before
         self.seen, self.draws, self.drawn = [], {}, []
+        self.dealt()
 
     def deal(self):  # this hand's cards, or the draw's
         return [name(c) for c in self.seen + self.drawn]

@@ -64,6 +64,7 @@ class PochaGame(Game):
     def _start_hand(self):
         self.before = self._hand_cards()  # gathered for the deal: until its first card,
         self._deal()  # what a reset would find on the reader
+        self.dealt()
         self._announce()
 
     def _hand_cards(self):
@@ -274,6 +275,7 @@ class PochaGame(Game):
             return None
         self.drawing, self.draws = None, {}
         self.before, self.drawn = self.drawn, []  # gathered for the deal, as a hand's are
+        self.dealt()
         self.dealer = dealer
         self.settings["dealer"] = dealer
         self.emit({"type": "dealer", "seat": dealer})

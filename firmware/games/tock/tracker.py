@@ -216,6 +216,7 @@ class TockGame(Game):
             )
         if self._deck_out():
             self.played = []  # the whole deck was out: this card starts it again, shuffled
+            self.dealt()
         if self._already_played(card):
             return self._refuse(
                 card, "card-replayed", "%s was already played since the last shuffle" % card
