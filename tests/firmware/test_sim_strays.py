@@ -206,10 +206,13 @@ def _holdem_session(rng):
             button = "1"
         elif k == 2:
             _enrol_noise(rng, deck, lines)
+    if rng.below(3) == 0:
+        lines.extend(["send " + new, "wait 200"])  # a rebuy just before the hand: F0b
+        button = "1"
     start = _hand_start(button)
     before = rng.below(3)
     outage = [deck.pop() for _ in range(rng.below(3 - before))]
-    if before or outage or rng.below(2):  # gathered (else the cut finds the last hand's)
+    if before or outage or rng.below(3) == 0:  # gathered (else the cut finds the last hand's)
         start.insert(rng.below(len(start) + 1), "gather")
     lines.extend(start)
     lines.extend("card " + deck.pop() for _ in range(before))
