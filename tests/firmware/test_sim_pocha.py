@@ -127,3 +127,18 @@ def test_buttons_do_nothing_at_a_pocha_table_and_say_so():
     evs = run(HEAD + "button undo\nwait 300\nbutton pause\nwait 300\n")
     errs = [e["button"] for e in of(evs, "error") if e["what"] == "button"]
     assert errs == ["undo", "pause"], evs
+
+
+def test_a_card_name_both_decks_share_is_of_the_deck_in_play():
+    # F6 (adversarial round 4): after `send new pocha` a script's `4C` is the 4 of copas (the
+    # checker said so, the simulator laid the French 4 of clubs' tag); after `send new tock`,
+    # the 4 of clubs
+    evs = run(
+        "table tock players=2 rules=classic\ncard AS\nmove RC1 R18\nwait 300\n"
+        "send new pocha players=3 deck=40 schedule=short dealer=1\ncard 5O\nsend bid 2 1\n"
+        "send bid 3 0\nsend bid 1 0\ncard 4C\ncard 1C\ncard 3E\nwait 500\n"
+        "send new tock players=2\ncard 4C\nwait 300\n"
+    )
+    assert [e["card"] for e in of(evs, "card")] == ["AS", "4C", "1C", "3E", "4C"], evs
+    assert [e["cards"] for e in of(evs, "trick")] == [["4C", "1C", "3E"]]
+    assert of(evs, "error") == []
