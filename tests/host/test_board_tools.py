@@ -58,3 +58,31 @@ def test_calibrate_finds_a_sensor_the_map_names_wrong(tmp_path):
 def test_selftest_without_a_board_says_so():
     done = plateau("selftest", "--port", "/dev/nonexistent-plateau")
     assert done.returncode == 3 and "cannot open" in done.stderr
+
+
+class _Link:
+    """A host link whose board answers every command and never sees a tag."""
+
+    def __init__(self):
+        self.sent = []
+
+    def send(self, cmd):
+        self.sent.append(dict(cmd))
+        return len(self.sent)
+
+    def events(self):
+        while True:
+            for n, cmd in enumerate(self.sent, 1):
+                yield {"type": "answer", "id": n, "ok": True}
+            yield {"type": "heartbeat"}
+
+
+def test_enrol_given_up_cancels_the_wait_on_the_board():
+    # F0c (adversarial round 4): the host said "no tag within 2 s: 7H skipped" while the board
+    # kept waiting, and took the next card of the deck for the tag
+    from plateau.enrol import _enrol_one
+
+    link = _Link()
+    said = []
+    assert _enrol_one(link, "7H", 0.0, said.append) is None  # type: ignore[arg-type]
+    assert link.sent == [{"cmd": "enrol", "card": "7H"}, {"cmd": "enrol", "card": "cancel"}]
