@@ -143,8 +143,9 @@ class Game:
     def on_pile(self, cards, now):
         """The cards lying on the reader at power-up, all at once, before any card counts as
         laid (the sense layer's stocktake): [(card or None, uid hex)], maybe none. Said as a
-        `pile` event (when there are some); those the game counted are the pile, the others were laid while the power was
-        going and are played now. With the stocktake, reads after it are new cards."""
+        `pile` event (when there are some); those the game counted and its strays are the
+        pile, the others were laid while the power was going and are played now. With the
+        stocktake, reads after it are new cards."""
         self._stocktaken = True
         if not cards:
             return  # none there: nothing to say, and every read from now on is a card laid

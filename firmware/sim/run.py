@@ -251,7 +251,8 @@ class Sim:
             try:
                 board.lay_card(("es:" if self.spanish else "") + args[0])
             except ValueError as e:
-                raise ScriptError(line, "%s (the table plays %s)" % (e, self.table.about().get("game")))
+                playing = self.table.about().get("game")
+                raise ScriptError(line, "%s (the table plays %s)" % (e, playing))
         elif verb == "tag":
             board.lay_tag(args[0])
         elif verb == "button":

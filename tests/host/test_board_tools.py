@@ -72,7 +72,7 @@ class _Link:
 
     def events(self):
         while True:
-            for n, cmd in enumerate(self.sent, 1):
+            for n in range(1, len(self.sent) + 1):
                 yield {"type": "answer", "id": n, "ok": True}
             yield {"type": "heartbeat"}
 
@@ -84,5 +84,5 @@ def test_enrol_given_up_cancels_the_wait_on_the_board():
 
     link = _Link()
     said = []
-    assert _enrol_one(link, "7H", 0.0, said.append) is None  # type: ignore[arg-type]
+    assert _enrol_one(link, "7H", 0.0, said.append) is None
     assert link.sent == [{"cmd": "enrol", "card": "7H"}, {"cmd": "enrol", "card": "cancel"}]
