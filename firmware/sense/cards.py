@@ -91,16 +91,11 @@ class CardReads:
         known = self.card_of(uid)
         if known == card:
             return None
-        if known is not None:
-            h = uid_hex(uid)
-            if self._find(uid) < 0:  # hardware/tags.json's: no unenrol forgets it
-                return (
-                    "tag %s is %s in the board's hardware/tags.json: lay the tag of %s, or "
-                    "stop waiting (enrol cancel)" % (h, known, card)
-                )
-            return (
-                "tag %s is %s already: lay the tag of %s, forget this one first (unenrol %s), "
-                "or stop waiting (enrol cancel)" % (h, known, card, h)
+        if known is not None:  # (`unenrol` would not forget a tag of hardware/tags.json)
+            return "tag %s is %s already: lay the tag of %s, or stop waiting (enrol cancel)" % (
+                uid_hex(uid),
+                known,
+                card,
             )
         if self.enrolled >= ENROL_MAX:
             return (
