@@ -110,17 +110,21 @@ class Table:
         return "no game is loaded"
 
     def _new(self, cmd):
-        """A new game, of this kind or another: the pile the last one left on the reader is
-        handed over (its strays: games/base.py), so that a reset does not play it."""
-        pile = self.game.on_reader() if self.game else ()
+        """A new game, of this kind or another: the cards the last one knew on the reader
+        (its deal's, or the last deal's, and its strays) are handed over as the new one's
+        strays (games/base.py), so that a reset does not play them."""
+        game = self.game
+        pile = list(game.deal() or game.last_deal()) + game.strays if game else []
         if cmd["game"] != self.about().get("game"):
             why = self._switch(cmd)
-        elif self.game:
-            why = self.game.command(cmd)
+        elif game:
+            why = game.command(cmd)
         else:
             return "no game is loaded"
-        if why is None and self.game and pile:
-            self.game.handed(pile)
+        if why is None and pile:
+            self.game.strays = []
+            self.game.gathered = 0
+            self.game.lying(pile)
         return why
 
     def _changed(self):

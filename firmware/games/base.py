@@ -191,17 +191,6 @@ class Game:
         self.strays = strays
         self.unsaved = True
 
-    def handed(self, pile):
-        """A new game: the last one's pile (on_reader) lies on the reader, as strays."""
-        self.strays = []
-        self.gathered = 0
-        self.lying(pile)
-
-    def on_reader(self):
-        """The cards the game knows lie on the pile: the deal's (or the last deal's, until
-        the next one starts) and the strays (a `new` game is handed them: table.py)."""
-        return list(self.deal() or self.last_deal()) + self.strays
-
     def count(self):
         """A card was counted: the cards refused before it are history."""
         self.refused = []

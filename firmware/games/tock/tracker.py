@@ -80,8 +80,6 @@ class TockGame(Game):
         self.resumed = False  # restored after a reset: compare with the board, say so
         self.last_why = None  # why the last board read with a card matched no legal move
         self.refused = []  # cards refused since the last card played (games/base.py)
-        self.strays = []  # and the cards on the pile the deal does not count
-        self.gathered = 0
 
     def state(self):
         """What store.py saves: enough to resume the game after a reset."""
@@ -283,9 +281,8 @@ class TockGame(Game):
                 pos = self._start()
             except PositionError as e:
                 return str(e)
-            pile = self.on_reader()  # the `new` button's too: the pile stays (games/base.py)
+            self.lying(self.played)  # the pile stays (the `new` button's too: games/base.py)
             self.new_game(pos)
-            self.handed(pile)
             self.emit({"type": "game", "game": "tock", "position": pos.to_dict()})
             return None
         return "unknown command %r for tock" % name
