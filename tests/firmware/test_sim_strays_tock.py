@@ -1,6 +1,4 @@
 # Tock's cards on the pile at power-up (adversarial round 4: F0, F0b, F0e, F1): see strays.py.
-import sys
-
 from strays import FRENCH, TRIALS, differential, enrol_noise, play, shuffled
 
 from sim.chips import Rng
@@ -49,13 +47,10 @@ def _tock_session(rng):
 def test_tock_cards_on_the_pile_at_power_up():
     rng = Rng(1501)
     played = 0
-    trials = TRIALS if sys.maxsize > 1 << 32 else 3
-    for trial in range(trials):
-        # (the 32-bit build at an ESP32's heap: a Tock table fragments it over many boots of
-        # the simulated board in one process; the other builds play them all)
+    for trial in range(TRIALS):
         lines, outage, suffix = _tock_session(rng)
         played += differential(lines, outage, suffix, "tock %d" % trial)
-    assert played >= trials  # the suffix's card at least, each time
+    assert played >= TRIALS  # the suffix's card at least, each time
 
 
 def test_undo_then_a_cut_before_the_pawn_is_put_back():
