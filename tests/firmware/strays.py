@@ -40,13 +40,30 @@ class _Cut(Sim):
 
 class _Tail(Capture):
     """What a host would log, from the first marker snapshot on (a whole session's frames
-    do not fit beside the simulator at an ESP32's heap): the frames are kept as they come,
-    decoded once the board is gone (decoding in write, short of heap, lost frames)."""
+    do not fit beside the simulator at an ESP32's heap): the frames go to a file as they
+    come (kept on the heap, their pieces fragmented it until a later power-up could not read
+    its save), decoded once the board is gone (decoding in write, short of heap, lost
+    frames)."""
 
-    def __init__(self):
+    def __init__(self, path):
         Capture.__init__(self)
         self.up = False  # nothing kept before the first marker
         self._greeting = False
+        self.path = path
+        self.out = open(path, "wb")
+
+    def _pieces(self):
+        with open(self.path, "rb") as f:
+            while True:
+                piece = f.read(256)
+                if not piece:
+                    return
+                yield piece
+
+    def events(self):
+        self.out.close()
+        self.frames = self._pieces()
+        return Capture.events(self)
 
     def write(self, data):
         if data.find(b'"hello"') >= 0:
@@ -56,7 +73,8 @@ class _Tail(Capture):
                 self._greeting = False
                 return
             self.up = True
-        Capture.write(self, data)
+        if self.up and data.find(b'"heartbeat"') < 0:
+            self.out.write(data)
 
     def tail(self):
         """(the numbered game events between the two markers, the last marker snapshot);
@@ -99,7 +117,7 @@ def play(lines, outage, name):
         pass
     with open(path) as f:
         settings = read(f)
-    t = _Tail()
+    t = _Tail(state + ".frames")
     _Cut.outage = outage or ()
     _Cut(settings, path, VirtualClock(), t, "00000000", "hardware", None, state).run()
     gc.collect()  # the simulated board is gone: room to decode what it said
