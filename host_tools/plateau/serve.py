@@ -109,6 +109,7 @@ def serve(script: str | None, say=print, **firmware) -> int:
         raise KeyboardInterrupt
 
     signal.signal(signal.SIGTERM, stop)  # `kill` stops it as cleanly as Ctrl-C
+    signal.signal(signal.SIGINT, stop)  # Ctrl-C too, even when started with SIGINT ignored
     with tempfile.TemporaryDirectory(prefix="plateau-serve-") as work:
         # a script waits for the first tool that says hello (plateau log, calibrate), so that
         # it plays to someone; an idle table just runs

@@ -72,3 +72,35 @@ def test_a_port_whose_other_end_goes_while_it_opens_is_a_link_error(monkeypatch)
     monkeypatch.setattr(serial.Serial, "open", gone)
     with pytest.raises(LinkError, match="cannot open"):
         HostLink("/dev/pts/nothing").open()
+
+
+def test_plateau_log_stops_on_sigint_even_when_started_with_it_ignored(tmp_path):
+    # Started in the background of a script (or under nohup) a process inherits SIGINT
+    # ignored: `plateau log` said "Ctrl-C to stop" and then did not (the adversarial tester,
+    # through plateau chaos run in the background).
+    import os
+    import signal
+    import time
+
+    master, slave = os.openpty()
+    port = os.ttyname(slave)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "plateau", "log", "--port", port, "--log", str(tmp_path / "l")],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN),
+    )
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()  # "logging PORT to ...": its handlers are in place
+        assert "logging" in line, line
+        time.sleep(0.5)
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=30)
+        assert "lines written" in proc.stderr.read()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        os.close(master)
+        os.close(slave)

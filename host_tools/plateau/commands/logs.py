@@ -87,6 +87,9 @@ def cmd_log(args: argparse.Namespace) -> int:
         raise KeyboardInterrupt
 
     signal.signal(signal.SIGTERM, stop)  # `kill` ends it as cleanly as Ctrl-C
+    # and Ctrl-C itself, even when started with SIGINT ignored (in the background of a
+    # script, under nohup: the chaos harness's loggers then never stopped on it)
+    signal.signal(signal.SIGINT, stop)
     try:
         for ev in follow(link, say=tell, give_up_s=args.give_up):
             if link.loggable:
