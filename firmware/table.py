@@ -18,12 +18,17 @@ COLLECT = sys.implementation.name == "micropython"
 
 def make_game(name, emit, names, settings):
     """The game a table plays, by name, its settings checked in full first (SettingsError,
-    a ValueError, says what is wrong): found in the registry (games/__init__.py), which
-    imports only that game's code onto the heap."""
+    a ValueError, says what is wrong): the class its declaration names (GAME) in its
+    games/<name>/tracker.py, found through the registry (games/__init__.py), which imports
+    only that game's code onto the heap."""
     from games import declaration
     from games.settings import check
 
-    return declaration(name).make(emit, names, check(name, settings))
+    settings = check(name, settings)
+    cls = declaration(name).GAME
+    return getattr(__import__("games.%s.tracker" % name, None, None, (cls,)), cls)(
+        emit, names, settings
+    )
 
 
 class Table:

@@ -10,10 +10,13 @@
 #              square), "goals" (a ball in a goal) or None
 #   SETTINGS   its settings, typed: ((name, kind, default), ...), read by games/settings.py
 #   COMMANDS   its own command words: {word: ((name, kind, default), ...)}, the same kinds
+#   GAME       the name of its game class (a games.base.Game) in games/<name>/tracker.py,
+#              made as GAME(emit, names, settings) for settings checked in full (table.py)
 #   agree(s)   (optional) why checked settings do not go together, or None
-#   make(emit, names, settings)  the game (a games.base.Game) for settings checked in full
-#   simulated(board, game, fresh)  (optional) the simulator's table for a new game
-# and its name in GAMES below; the first is the game a `new` naming none starts.
+# and its name in GAMES below; the first is the game a `new` naming none starts. Data only,
+# but for agree(): a function costs a frozen board heap, data in literals none. A game whose
+# simulated table needs setting up has games/<name>/sim.py: simulated(board, game, fresh),
+# which the simulator asks (sim/run.py) and no board holds.
 #
 # Only names live here, and a declaration is imported when asked for: a Tock table never
 # loads another game's code (each module a board imports costs its heap).
@@ -27,4 +30,4 @@ def declaration(name):
         from games.settings import SettingsError, _show
 
         raise SettingsError("unknown game %s; one of: %s" % (_show(name), ", ".join(GAMES)))
-    return __import__("games.%s.game" % name, None, None, ("make",))
+    return __import__("games.%s.game" % name, None, None, ("GAME",))

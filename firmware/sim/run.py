@@ -39,6 +39,26 @@ END_MS = 2000  # after the last action the table runs on this long (settling, he
 HOST_WAIT_MS = 60000
 
 
+def set_up(game, board, played, fresh):
+    """The simulated table of a game, set up by the game's hook (its games/<game>/sim.py,
+    which no board holds): simulated(board, played, fresh), True when it placed pieces;
+    False for a game with no hook (its table starts empty). The hook runs once, at the
+    start: its module goes then (a board never has it), its heap with it."""
+    name = "games.%s.sim" % game
+    try:
+        mod = __import__(name, None, None, ("simulated",))
+    except ImportError as e:
+        if name not in str(e):
+            raise  # its sim.py is there and failed: not a game without one
+        return False
+    placed = mod.simulated(board, played, fresh)
+    sys.modules.pop(name, None)  # (the host's firmware runs under other names: plateau.fw)
+    package = sys.modules.get("games." + game)
+    if package and "sim" in dir(package):
+        delattr(package, "sim")
+    return placed
+
+
 class Sim:
     def __init__(
         self,
@@ -74,11 +94,10 @@ class Sim:
             self.done_line = stood[0]
             self.board.set_physical(stood[1])
         self.boot(boot)
-        declared = declaration(settings["game"])
-        self.spanish = declared.DECK == "spanish"  # the table line's deck (see act: card)
+        # the table line's deck (see act: card)
+        self.spanish = declaration(settings["game"]).DECK == "spanish"
         self.deck_of = None  # the game whose deck that is, once a card is laid
-        simulated = getattr(declared, "simulated", None)
-        if simulated and simulated(self.board, self.game, not stood):
+        if set_up(settings["game"], self.board, self.game, not stood):
             self.board.sensors.power_up(clock.ticks_ms())  # the pieces were there already
 
     def boot(self, boot_id):

@@ -25,6 +25,14 @@ from plateau import FIRMWARE, HARDWARE
 from plateau.build import BUILD
 
 NOT_DEPLOYED = ("sim",)  # simulator-only packages
+
+
+def simulator_only(rel: Path) -> bool:
+    """A firmware file (relative to firmware/ or build/mpy) no board holds: the simulator
+    (sim/) and each game's hooks for it (games/<game>/sim.py)."""
+    return rel.parts[0] in NOT_DEPLOYED or rel.with_suffix("").parts[-1] == "sim"
+
+
 AS_SOURCE = ("boot.py", "main.py")  # run by name at power-up, so copied as .py
 BOARDS = {"esp32": "pinmap.json", "esp32s3": "pinmap-esp32s3.json"}  # --board -> pin map
 
@@ -34,7 +42,7 @@ def deployed_files() -> list[Path]:
     files = []
     for f in sorted(BUILD.rglob("*.mpy")):
         rel = f.relative_to(BUILD)
-        if rel.parts[0] in NOT_DEPLOYED or rel.with_suffix(".py").name in AS_SOURCE:
+        if simulator_only(rel) or rel.with_suffix(".py").name in AS_SOURCE:
             continue
         files.append(rel)
     return files
@@ -191,7 +199,7 @@ def package_json(board: str = "esp32") -> str:
     mods = sorted(
         p.relative_to(FIRMWARE).as_posix()
         for p in FIRMWARE.rglob("*.py")
-        if p.relative_to(FIRMWARE).parts[0] not in NOT_DEPLOYED
+        if not simulator_only(p.relative_to(FIRMWARE))
         and p.name != "manifest.py"
         and p.relative_to(FIRMWARE).as_posix() not in AS_SOURCE
     )

@@ -143,9 +143,9 @@ def test_whole_games_fit_the_chip(tmp_path):
         assert not short, f"less than 20 % of the heap free at the live peak: {short}"
 
 
-def test_the_image_freezes_exactly_what_make_deploy_copies():
+def test_the_image_freezes_exactly_what_make_deploy_copies(monkeypatch):
     """firmware/manifest.py (make firmware) and make deploy name the same modules: every
-    firmware module but the simulator and main.py."""
+    firmware module but the simulator (sim/ and the games' sim.py) and main.py."""
     from plateau import FIRMWARE
     from plateau.deploy import deployed_files
 
@@ -154,15 +154,21 @@ def test_the_image_freezes_exactly_what_make_deploy_copies():
     def module(path, base_path="."):
         frozen.add(path[: -len(".py")].replace("/", "."))
 
-    def package(name, files=None, base_path="."):
-        for f in sorted((FIRMWARE / name).rglob("*.py")):
-            frozen.add(str(f.relative_to(FIRMWARE).with_suffix("")).replace("/", "."))
+    def package(name, files=None, base_path="."):  # as MicroPython's tools/manifestfile.py
+        if files is None:
+            files = [
+                f.relative_to(FIRMWARE / name).as_posix() for f in (FIRMWARE / name).rglob("*.py")
+            ]
+        for f in files:
+            frozen.add(f"{name}/{f}"[: -len(".py")].replace("/", "."))
 
+    monkeypatch.chdir(FIRMWARE)  # the manifest tools run a manifest in its folder
     exec((FIRMWARE / "manifest.py").read_text(), {"module": module, "package": package})
     build(only_changed=True)
     deployed = {str(p.with_suffix("")).replace("/", ".") for p in deployed_files()}
     assert frozen == deployed
-    assert not any(m.startswith("sim") or m == "main" for m in frozen)
+    assert not any(m.startswith("sim") or m.endswith(".sim") or m == "main" for m in frozen)
+    assert "games.tock.tracker" in frozen and (FIRMWARE / "games/tock/sim.py").exists()
 
 
 def test_make_firmware_without_esp_idf_prints_what_it_would_run(tmp_path):

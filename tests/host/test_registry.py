@@ -4,6 +4,7 @@ firmware, writes the page's files into the copy, puts in the page's registry lin
 the page's table script through `plateau sim` (the firmware under MicroPython, the host
 reading its events)."""
 
+import importlib
 import json
 import os
 import re
@@ -16,6 +17,7 @@ import pytest
 from plateau import ROOT
 from plateau import registry as host
 from plateau.fw.games import GAMES, declaration
+from plateau.fw.games.base import Game
 
 PAGE = ROOT / "docs" / "adding-a-game.md"
 LINE = re.compile(r"^GAMES = \(.*\)$", re.M)
@@ -38,7 +40,9 @@ def test_every_game_is_declared_whole():
         assert decl.DECK in (None, "french", "spanish")
         assert decl.SENSORS in (None, "squares", "goals")
         assert all(len(s) == 3 for s in decl.SETTINGS) and isinstance(decl.COMMANDS, dict)
-        assert callable(decl.make)
+        tracker = importlib.import_module(f"plateau.fw.games.{name}.tracker")
+        assert issubclass(getattr(tracker, decl.GAME), Game)  # the class the table makes
+        assert not hasattr(decl, "make") and not hasattr(decl, "simulated")  # on the heap
         view = host.find(name)  # its host side: the generator slot, its plays
         for form in ("short", "chaos"):
             assert f"\ntable {name}" in "\n" + view.script(1, form)  # a script of this game

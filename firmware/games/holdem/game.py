@@ -3,31 +3,36 @@
 # (checked by games/settings.py): H1-H3. Chip counts stay far below the ESP32's small-int
 # limit (2**30), so sums of every stack are small ints too.
 
+from micropython import const
+
 DECK = "french"
 SENSORS = None
+GAME = "HoldemGame"  # the game: games/holdem/tracker.py's class, imported only when played
 
-CHIPS = 10000000  # most chips a seat may hold
+# Private consts: the declarations below are then constants (in flash on a board), not
+# tuples built on the heap when the declaration is imported.
+_CHIPS = const(10000000)  # most chips a seat may hold
+_SEAT = const(("seat", ("seat", "seats"), None))
 
 SETTINGS = (
     ("seats", ("int", 2, 10), 4),
-    ("stacks", ("each", 1, CHIPS, "seats"), 100),  # one for all, or 100,80,250 seat by seat
-    ("blinds", ("pair", 1, CHIPS), "1/2"),
+    ("stacks", ("each", 1, _CHIPS, "seats"), 100),  # one for all, or 100,80,250 seat by seat
+    ("blinds", ("pair", 1, _CHIPS), "1/2"),
     ("structure", ("choice", ("no-limit", "pot-limit", "fixed-limit")), "no-limit"),
-    ("big-bet", ("int", 1, CHIPS), None),  # fixed-limit turn and river; default 2 x big blind
+    ("big-bet", ("int", 1, _CHIPS), None),  # fixed-limit turn and river; default 2 x big blind
     ("button", ("seat", "seats"), "1"),
 )
 
-SEAT = ("seat", ("seat", "seats"), None)
 COMMANDS = {
     "hand": (),
-    "blinds": (("blinds", ("pair", 1, CHIPS), None),),  # the next hand's, stacks kept
+    "blinds": (("blinds", ("pair", 1, _CHIPS), None),),  # the next hand's, stacks kept
     "draw": (),
-    "fold": (SEAT,),
-    "check": (SEAT,),
-    "call": (SEAT,),
-    "allin": (SEAT,),
-    "bet": (SEAT, ("amount", ("int", 1, 10 * CHIPS), None)),  # the total bet this round
-    "raise": (SEAT, ("amount", ("int", 1, 10 * CHIPS), None)),
+    "fold": (_SEAT,),
+    "check": (_SEAT,),
+    "call": (_SEAT,),
+    "allin": (_SEAT,),
+    "bet": (_SEAT, ("amount", ("int", 1, 10 * _CHIPS), None)),  # the total bet this round
+    "raise": (_SEAT, ("amount", ("int", 1, 10 * _CHIPS), None)),
 }
 
 
@@ -42,9 +47,3 @@ def agree(s):
             s["blinds"],
         )
     return None
-
-
-def make(emit, names, settings):
-    from games.holdem.tracker import HoldemGame  # imported only when a table plays Hold'em
-
-    return HoldemGame(emit, names, settings)

@@ -4,6 +4,7 @@
 
 DECK = "spanish"
 SENSORS = None
+GAME = "PochaGame"  # the game: games/pocha/tracker.py's class, imported only when played
 
 SETTINGS = (
     ("players", ("choice", (3, 4, 5, 6, 8)), 4),
@@ -27,9 +28,3 @@ def agree(s):
     except PochaError as e:
         return str(e)
     return None
-
-
-def make(emit, names, settings):
-    from games.pocha.tracker import PochaGame  # imported only when a table plays Pocha
-
-    return PochaGame(emit, names, settings)

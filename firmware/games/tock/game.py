@@ -5,6 +5,7 @@
 
 DECK = "french"
 SENSORS = "squares"
+GAME = "TockGame"  # the game: games/tock/tracker.py's class, imported only when played
 
 SETTINGS = (
     ("players", ("int", 2, 4), 4),
@@ -13,20 +14,3 @@ SETTINGS = (
 )
 
 COMMANDS = {}  # type: dict[str, tuple]  # Tock's only words are the table's own (new, undo)
-
-
-def make(emit, names, settings):
-    from games.tock.tracker import TockGame  # imported only when a table plays Tock
-
-    return TockGame(emit, names, settings)
-
-
-def simulated(board, game, fresh):
-    """The simulator's table (sim/board.py) for a game of Tock: a deck with the ruleset's
-    jokers, and on a `fresh` table (not one standing from before a kill) the pawns of a new
-    game on their squares. True when pieces were placed."""
-    board.deck = 52 + game.pos.flags["jokers"]
-    if fresh and not game.resumed:
-        board.set_position(game.pos)
-        return True
-    return False

@@ -2,8 +2,11 @@
 # each goal, no cards. Its settings, declared once (checked by games/settings.py): W1, W4,
 # W7, and the project's choices where the rules are silent (docs/weykick.md).
 
+from micropython import const
+
 DECK = None
 SENSORS = "goals"
+GAME = "WeykickGame"  # the game: games/weykick/tracker.py's class, imported only when played
 
 SETTINGS = (
     ("mode", ("mode", (("first-to", 1, 99), ("timed", 1, 120))), "first-to:10"),
@@ -20,20 +23,10 @@ SETTINGS = (
 
 COMMANDS = {}  # type: dict[str, tuple]  # Weykick's words are the table's own (new, undo, pause, resume)
 
-TIMED_ONLY = (("halves", 1), ("break", 0), ("golden-goal", "off"))
-SIDE_MAX = 3  # figurines a side on the octagonal table (W1)
-NAME_MAX = 12
-
-
-def team(names):
-    """side-a's text as its players' names (a list); None when it is not 1 to 3 names."""
-    out = names.split(",")
-    if not 1 <= len(out) <= SIDE_MAX:
-        return None
-    for n in out:
-        if not n or len(n) > NAME_MAX or n.strip() != n:
-            return None
-    return out
+# Private consts: inlined, or constants in flash on a board, not names on the heap.
+_TIMED_ONLY = const((("halves", 1), ("break", 0), ("golden-goal", "off")))
+_SIDE_MAX = const(3)  # figurines a side on the octagonal table (W1)
+_NAME_MAX = const(12)
 
 
 def agree(s):
@@ -42,7 +35,7 @@ def agree(s):
     if timed and s["win-by"] != 1:
         return "win-by is for first-to matches (a timed match ends on the clock)"
     if not timed:
-        for name, alone in TIMED_ONLY:
+        for name, alone in _TIMED_ONLY:
             if s[name] != alone:
                 return "%s is for timed matches, not %s" % (name, s["mode"])
     if s["break"] and s["halves"] != 2:
@@ -52,14 +45,16 @@ def agree(s):
     for side in ("side-a", "side-b"):
         if side not in s:
             continue
-        names = team(s[side])
-        if names is None:
+        names = s[side].split(",")  # its players' names: 1 to 3, each 1 to 12 characters
+        if not 1 <= len(names) <= _SIDE_MAX or [
+            n for n in names if not n or len(n) > _NAME_MAX or n.strip() != n
+        ]:
             return (
                 "%s must be 1 to %d names of at most %d characters, separated by commas "
                 % (
                     side,
-                    SIDE_MAX,
-                    NAME_MAX,
+                    _SIDE_MAX,
+                    _NAME_MAX,
                 )
                 + "(%s=Ana,Luis)" % side
             )
@@ -71,17 +66,11 @@ def agree(s):
     players = s["players"]
     if len(sizes) == 2 and sum(sizes) != players:
         return "side-a and side-b name %d players, not players=%d" % (sum(sizes), players)
-    if len(sizes) == 1 and not 1 <= players - sizes[0] <= SIDE_MAX:
+    if len(sizes) == 1 and not 1 <= players - sizes[0] <= _SIDE_MAX:
         return "players=%d with %d named on one side leaves %d on the other (1 to %d)" % (
             players,
             sizes[0],
             players - sizes[0],
-            SIDE_MAX,
+            _SIDE_MAX,
         )
     return None
-
-
-def make(emit, names, settings):
-    from games.weykick.tracker import WeykickGame  # imported only when a table plays Weykick
-
-    return WeykickGame(emit, names, settings)

@@ -84,7 +84,7 @@ def cmd_build(args: argparse.Namespace) -> int:
 
 
 def cmd_size(args: argparse.Namespace) -> int:
-    from plateau.deploy import BUILD, deployed_files
+    from plateau.deploy import BUILD, deployed_files, simulator_only
 
     if not BUILD.exists():
         raise PlateauError("build/mpy is missing; run `make mpy` first")
@@ -94,6 +94,8 @@ def cmd_size(args: argparse.Namespace) -> int:
         total += n
         print(f"{n:7d}  {rel}")
     print(f"{total:7d}  total .mpy deployed to the board (boot.py and main.py go as source)")
-    sim = sum(f.stat().st_size for f in (BUILD / "sim").rglob("*.mpy"))
-    print(f"{sim:7d}  simulator only (firmware/sim, never deployed)")
+    sim = sum(
+        f.stat().st_size for f in BUILD.rglob("*.mpy") if simulator_only(f.relative_to(BUILD))
+    )
+    print(f"{sim:7d}  simulator only (firmware/sim and games/*/sim.py, never deployed)")
     return 0

@@ -1,0 +1,14 @@
+# Tock on the simulated table: the simulator (sim/run.py) asks a game's sim.py, when it has
+# one, to set its table up. Simulator only, as firmware/sim is: `make deploy` and the board's
+# image (firmware/manifest.py) leave every games/<game>/sim.py out.
+
+
+def simulated(board, game, fresh):
+    """The simulator's table (sim/board.py) for a game of Tock: a deck with the ruleset's
+    jokers, and on a `fresh` table (not one standing from before a kill) the pawns of a new
+    game on their squares. True when pieces were placed."""
+    board.deck = 52 + game.pos.flags["jokers"]
+    if fresh and not game.resumed:
+        board.set_position(game.pos)
+        return True
+    return False
