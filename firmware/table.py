@@ -49,8 +49,6 @@ class Table:
         # the link answers through this table; with a store, nothing goes on the wire
         # before it is on flash (link/link.py)
         link.serve(self, keeps=store is not None)
-        if sense:
-            sense.on_enrol = self._enrol_tag
 
     def about(self):
         return self.game.about() if self.game else {"game": None}
@@ -403,7 +401,9 @@ class Table:
             now = self.clock.ticks_ms()
             busy = False
             if self.sense:
-                self.sense.step(now, game)
+                enrol = self.sense.step(now, game)  # a tag laid to be enrolled, or None
+                if enrol:
+                    self._enrol_tag(*enrol)
                 if self.sense.calibration:
                     self._tell_calibration()
                 busy = self.sense.busy()

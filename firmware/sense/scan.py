@@ -42,7 +42,6 @@ class Sense:
         self._now = 0
         self._edge_at = None  # when a sensor edge last settled
         self._started = False  # the first step takes stock of the cards on the reader
-        self.on_enrol = None  # callable(card, uid hex): a tag laid to be enrolled (the table)
 
     def configure(self, debounce_ms=None, calibrate=None):
         """debounce_ms: the time a square's sensor must hold a new level before it counts
@@ -56,8 +55,9 @@ class Sense:
     def step(self, now, game):
         """One pass: every bank read, checked and debounced, each settled edge told to the
         game's handler for its kind; then the card reader's news (the pile at power-up, a
-        card laid, a tag enrolled). Nothing is allocated while nothing changes. One method:
-        on a frozen board each method costs heap."""
+        card laid). Returns None, or (card, uid hex) of a tag laid while `enrol` waits for
+        one: the table's to enrol, not the game's. Nothing is allocated while nothing
+        changes. One method: on a frozen board each method costs heap."""
         self._now = now
         banks = self._banks
         for b in range(0, len(banks), 3):
@@ -83,6 +83,7 @@ class Sense:
                     game.on_goal(driver.names()[bit], level, now, deb.started[i])
                 elif level:  # a button pressed (released is not an action)
                     game.on_button(driver.names()[bit], now)
+        self.scans += 1
         cards = self.cards
         if cards:
             if not self._started:
@@ -98,9 +99,9 @@ class Sense:
                         cards.forget()  # refused: laid again at once, it is read again
                 elif kind == "pile":
                     game.on_pile(card, now)
-                elif self.on_enrol:
-                    self.on_enrol(card, uid)
-        self.scans += 1
+                else:  # "enrol"
+                    return card, uid
+        return None
 
     def calibrated(self):
         """The sensor edges kept since the last call, oldest first (calibrating)."""
