@@ -574,7 +574,14 @@ class Position:
         self._check_card(card)
         found = {}
         for seat in self._seats_to_try():
-            for m in self._moves(seat, card):
+            if card.rank == "7":
+                moves = self._sevens(seat, card)
+            else:
+                moves = (
+                    self._made(card, seat, kind, parts, p)
+                    for kind, parts, p in self._moves(seat, card)
+                )
+            for m in moves:
                 k = m.after.key()
                 if k not in found:
                     found[k] = m
@@ -590,20 +597,20 @@ class Position:
         return "+".join(COLOURS[c] for c in self.seat_colours(seat))
 
     def _moves(self, seat, card):
+        """The plays of any card but a 7 (_sevens) for a seat, as (kind, parts, position
+        after): a Move is made (_made) only of the one wanted, as check and has_move want
+        one at most, and a Move costs a check its time on the board."""
         own = self.own_for_card(seat)
         team = self.team_colours(seat)
         r = card.rank
-        if r == "7":
-            yield from self._sevens(seat, own, team, card)
-            return
         if r == "J":
-            yield from self._swaps(seat, own, card)
+            yield from self._swaps(own)
             return
         if r in ("A", "K", JOKER):
             for c in own:
                 p = self.copy()
                 if p.exit(c, team) is None:
-                    yield self._made(card, seat, "exit", [(c, None, start_square(c))], p)
+                    yield "exit", [(c, None, start_square(c))], p
             if r == JOKER or (r == "K" and self.flags["king"] == "exit-only"):
                 return
         for c in own:
@@ -618,9 +625,9 @@ class Position:
                     ok = p.forward(c, s, STEPS[r], team) is None
                     kind = "forward"
                 if ok:
-                    yield self._made(card, seat, kind, [(c, s, p.last_to)], p)
+                    yield kind, [(c, s, p.last_to)], p
 
-    def _swaps(self, seat, own, card):
+    def _swaps(self, own):
         mine = self.flags["swap"] == "own-with-any"
         cells = self.cells
         pawns = [s for s in range(TRACK) if self.can_swap(s)]
@@ -631,10 +638,9 @@ class Position:
                     continue
                 p = self.copy()
                 p.swap(a, b)
-                parts = [(cells[a] - 1, a, b), (cells[b] - 1, b, a)]
-                yield self._made(card, seat, "swap", parts, p)
+                yield "swap", [(cells[a] - 1, a, b), (cells[b] - 1, b, a)], p
 
-    def _sevens(self, seat, own, team, card):
+    def _sevens(self, seat, card):
         """T11: every split of the 7 (steps per pawn), each played in every order the rules
         allow; one Move per resulting position."""
         found = []  # type: list[Move]
@@ -667,9 +673,9 @@ class Position:
                 m = self._check_swap(seat, card, after, touched)
             else:
                 m = None
-                for cand in self._moves(seat, card):
-                    if cand.after.same_placement(after):
-                        m = cand
+                for kind, parts, p in self._moves(seat, card):
+                    if p.same_placement(after):
+                        m = self._made(card, seat, kind, parts, p)
                         break
                 if m is None:
                     m = self._explain(seat, card, after)
