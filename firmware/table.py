@@ -18,14 +18,13 @@ COLLECT = sys.implementation.name == "micropython"
 
 def make_game(name, emit, names, settings):
     """The game a table plays, by name, its settings checked in full first (SettingsError,
-    a ValueError, says what is wrong): the class its declaration names (GAME) in its
-    games/<name>/tracker.py, found through the registry (games/__init__.py), which imports
-    only that game's code onto the heap."""
-    from games import declaration
+    a ValueError, says what is wrong, an unknown game too): by the registry's convention
+    (games/__init__.py), the class <Name>Game of games/<name>/tracker.py, TockGame for
+    "tock". Only that game's code is imported onto the heap."""
     from games.settings import check
 
     settings = check(name, settings)
-    cls = declaration(name).GAME
+    cls = name[0].upper() + name[1:] + "Game"
     return getattr(__import__("games.%s.tracker" % name, None, None, (cls,)), cls)(
         emit, names, settings
     )

@@ -10,13 +10,14 @@
 #              square), "goals" (a ball in a goal) or None
 #   SETTINGS   its settings, typed: ((name, kind, default), ...), read by games/settings.py
 #   COMMANDS   its own command words: {word: ((name, kind, default), ...)}, the same kinds
-#   GAME       the name of its game class (a games.base.Game) in games/<name>/tracker.py,
-#              made as GAME(emit, names, settings) for settings checked in full (table.py)
 #   agree(s)   (optional) why checked settings do not go together, or None
 # and its name in GAMES below; the first is the game a `new` naming none starts. Data only,
-# but for agree(): a function costs a frozen board heap, data in literals none. A game whose
-# simulated table needs setting up has games/<name>/sim.py: simulated(board, game, fresh),
-# which the simulator asks (sim/run.py) and no board holds.
+# but for agree(): a function costs a frozen board heap, data in literals none. By
+# convention, games/<name>/tracker.py has the game's class, <Name>Game (TockGame), a
+# games.base.Game that the table makes as <Name>Game(emit, names, settings) for settings
+# checked in full (table.make_game). A game whose simulated table needs setting up has
+# games/<name>/sim.py: simulated(board, game, fresh), which the simulator asks (sim/run.py)
+# and no board holds.
 #
 # Only names live here, and a declaration is imported when asked for: a Tock table never
 # loads another game's code (each module a board imports costs its heap).
@@ -26,8 +27,8 @@ GAMES = ("tock", "weykick", "holdem", "pocha")
 def declaration(name):
     """The declaration (games/<name>/game.py) of a game; SettingsError (a ValueError) names
     the known ones."""
-    if not isinstance(name, str) or name not in GAMES:
+    if name not in GAMES:  # (None, 3, [] too: `in` compares, hashes nothing)
         from games.settings import SettingsError, _show
 
         raise SettingsError("unknown game %s; one of: %s" % (_show(name), ", ".join(GAMES)))
-    return __import__("games.%s.game" % name, None, None, ("GAME",))
+    return __import__("games.%s.game" % name, None, None, ("SETTINGS",))

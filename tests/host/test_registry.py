@@ -41,7 +41,7 @@ def test_every_game_is_declared_whole():
         assert decl.SENSORS in (None, "squares", "goals")
         assert all(len(s) == 3 for s in decl.SETTINGS) and isinstance(decl.COMMANDS, dict)
         tracker = importlib.import_module(f"plateau.fw.games.{name}.tracker")
-        assert issubclass(getattr(tracker, decl.GAME), Game)  # the class the table makes
+        assert issubclass(getattr(tracker, name.capitalize() + "Game"), Game)  # the table's
         assert not hasattr(decl, "make") and not hasattr(decl, "simulated")  # on the heap
         view = host.find(name)  # its host side: the generator slot, its plays
         for form in ("short", "chaos"):

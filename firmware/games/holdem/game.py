@@ -7,7 +7,6 @@ from micropython import const
 
 DECK = "french"
 SENSORS = None
-GAME = "HoldemGame"  # the game: games/holdem/tracker.py's class, imported only when played
 
 # Private consts: the declarations below are then constants (in flash on a board), not
 # tuples built on the heap when the declaration is imported.

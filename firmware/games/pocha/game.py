@@ -4,7 +4,6 @@
 
 DECK = "spanish"
 SENSORS = None
-GAME = "PochaGame"  # the game: games/pocha/tracker.py's class, imported only when played
 
 SETTINGS = (
     ("players", ("choice", (3, 4, 5, 6, 8)), 4),

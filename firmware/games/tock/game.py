@@ -5,7 +5,6 @@
 
 DECK = "french"
 SENSORS = "squares"
-GAME = "TockGame"  # the game: games/tock/tracker.py's class, imported only when played
 
 SETTINGS = (
     ("players", ("int", 2, 4), 4),

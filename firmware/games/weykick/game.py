@@ -6,7 +6,6 @@ from micropython import const
 
 DECK = None
 SENSORS = "goals"
-GAME = "WeykickGame"  # the game: games/weykick/tracker.py's class, imported only when played
 
 SETTINGS = (
     ("mode", ("mode", (("first-to", 1, 99), ("timed", 1, 120))), "first-to:10"),
