@@ -42,7 +42,7 @@ from micropython import const
 from clock import elapsed
 
 _MIN_SAVE_MS = const(250)
-VERSION = const(2)  # {"game": game state, "link": {"boot", "seq"}, "done": [ids]}; 1: the game
+_VERSION = const(2)  # {"game": game state, "link": {"boot", "seq"}, "done": [ids]}; 1: the game
 
 
 class Store:
@@ -99,7 +99,7 @@ class Store:
             crc = crc32(piece.encode(), crc)
         try:
             with open(self.folder + "/tags.tmp", "w") as f:
-                f.write('{"v":%d,"crc":%d,"state":' % (VERSION, crc))
+                f.write('{"v":%d,"crc":%d,"state":' % (_VERSION, crc))
                 for piece in _tag_lines(tags()):
                     f.write(piece)
                 f.write("}")
@@ -123,7 +123,7 @@ class Store:
             with f:
                 head = f.readline()
                 at = head.find('"state":')
-                if not head.startswith('{"v":%d,"crc":' % VERSION) or at < 0:
+                if not head.startswith('{"v":%d,"crc":' % _VERSION) or at < 0:
                     raise ValueError("not a tag file")
                 i = head.index('"crc":') + 6
                 want = int(head[i : head.index(",", i)])
@@ -226,7 +226,7 @@ class Store:
                 state = d["state"]
                 if not isinstance(state, dict):
                     raise ValueError("not a saved game")
-                return state if d["v"] == VERSION else {"game": state}
+                return state if d["v"] == _VERSION else {"game": state}
             except (ValueError, KeyError, TypeError) as e:
                 self.set_aside("unreadable (%s)" % e)
                 return None
@@ -335,7 +335,7 @@ def _write(path, tmp, obj):
     body = json.dumps(obj)
     crc = crc32(body.encode())
     with open(tmp, "w") as f:
-        f.write('{"v":%d,"crc":%d,"state":' % (VERSION, crc))
+        f.write('{"v":%d,"crc":%d,"state":' % (_VERSION, crc))
         f.write(body)
         f.write("}")
     os.rename(tmp, path)
@@ -346,6 +346,6 @@ def _read(text):
     d = json.loads(text)
     # the CRC is of the body exactly as written (re-encoding may order keys anew)
     body = text[text.index('"state":') + 8 : text.rindex("}")]
-    if d.get("v") not in (1, VERSION) or crc32(body.encode()) != d["crc"]:
+    if d.get("v") not in (1, _VERSION) or crc32(body.encode()) != d["crc"]:
         raise ValueError("checksum or version mismatch")
     return d

@@ -22,9 +22,11 @@
 #   ("position",)             a Tock position (T4), checked by the rules core
 # A setting whose default is None is optional (the game derives it, e.g. Hold'em's big-bet).
 
+from micropython import const
+
 from games import declaration
 
-LIMIT = 1 << 30  # the ESP32's small ints: beyond this, numbers cost heap
+_LIMIT = const(1 << 30)  # the ESP32's small ints: beyond this, numbers cost heap
 
 
 class SettingsError(ValueError):
@@ -223,7 +225,7 @@ def digits(s):
 
 
 def _whole(v):
-    return isinstance(v, int) and not isinstance(v, bool) and -LIMIT < v < LIMIT
+    return isinstance(v, int) and not isinstance(v, bool) and -_LIMIT < v < _LIMIT
 
 
 def _show(v):

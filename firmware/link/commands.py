@@ -4,6 +4,8 @@
 # a Hold'em `bet`) in the game's declaration, games/<game>/game.py. One checker
 # (games.settings) types them, on the host before a command is sent and on the board before
 # anything changes. Shared by the host tools, the simulator and the board.
+from micropython import const
+
 from games import GAMES
 from games import declaration as game_of
 from games.settings import SettingsError, arguments, check
@@ -27,8 +29,7 @@ TABLE = {
     "unenrol": (("tag", ("tag",), None),),
     "calibrate": (("mode", ("choice", ("on", "off")), "on"),),
 }
-LINK = ("hello", "bye")  # the link's and the simulator's: not the table's to check
-ID_TEXT = 32  # a command id: a whole number, or text this long at most
+_ID_TEXT = const(32)  # a command id: a whole number, or text this long at most
 
 
 def all_words():
@@ -69,7 +70,7 @@ def typed(cmd, game=None, settings=None):
     word = cmd["cmd"]
     cid = cmd.get("id")
     if "id" in cmd and not _good_id(cid):
-        raise SettingsError("id must be a whole number or text of at most %d characters" % ID_TEXT)
+        raise SettingsError("id must be a whole number or text of at most %d characters" % _ID_TEXT)
     given = {}
     for k in cmd:
         if k not in ("cmd", "id"):
@@ -152,7 +153,7 @@ def _good_id(cid):
         return False
     if isinstance(cid, int):
         return -(1 << 30) < cid < 1 << 30
-    return isinstance(cid, str) and len(cid) <= ID_TEXT
+    return isinstance(cid, str) and len(cid) <= _ID_TEXT
 
 
 def _word(w):

@@ -38,13 +38,13 @@ from micropython import const
 from link import frame
 from link.ring import Ring
 
-VERSION = "0.1.0"
+_VERSION = const("0.1.0")
 HEARTBEAT_MS = const(800)  # P3 asks for at least one a second; 800 leaves room for a slow scan
 # A resent event is about 90 bytes on the wire: at 115200 baud (11.5 KB/s) the line carries
 # about 120 a second, so one per 5 ms pass already fills it; the scan goes on between them.
 _RESEND_PER_STEP = const(1)
 _REMEMBERED = const(8)  # answers kept for commands sent again
-SEP = (",", ":")  # compact JSON: every byte of the ring counts
+_SEP = const((",", ":"))  # compact JSON: every byte of the ring counts
 
 
 class Link:
@@ -120,7 +120,7 @@ class Link:
         snapshot; the missed events still held follow, oldest first, a few per tick().
         Without host_seq (the board's own hello at power-up) nothing is resent."""
         self.flush()
-        hello = {"type": "hello", "fw": VERSION, "table": self.table}
+        hello = {"type": "hello", "fw": _VERSION, "table": self.table}
         if self.host:
             hello.update(self.host.about())
         self.tell(hello)
@@ -282,7 +282,7 @@ def _body(ev):
     """An event's JSON without its opening brace (the link puts boot and number there);
     short of heap, one more try after a collection."""
     try:
-        return json.dumps(ev, separators=SEP).encode()[1:]
+        return json.dumps(ev, separators=_SEP).encode()[1:]
     except MemoryError:
         gc.collect()
-        return json.dumps(ev, separators=SEP).encode()[1:]
+        return json.dumps(ev, separators=_SEP).encode()[1:]
