@@ -18,6 +18,8 @@ import gc  # noqa: E402
 import sys  # noqa: E402
 import time  # noqa: E402
 
+from micropython import const  # noqa: E402
+
 from clock import VirtualClock  # noqa: E402
 from games import declaration  # noqa: E402
 from link.link import HEARTBEAT_MS, Link  # noqa: E402
@@ -27,16 +29,16 @@ from sim.board import SimBoard  # noqa: E402
 from sim.script import ScriptError, read  # noqa: E402
 from table import SCAN_MS, Table, make_game  # noqa: E402
 
-BOOT_MS = 50  # scanning before the script's first action
+_BOOT_MS = const(50)  # scanning before the script's first action
 # Restarted on a table as it stood (--world), the board first reads the pile lying on the
 # reader (the simulated field keeps 4 tags; this reader takes about 65 ms a tag) before
 # hands act again: a real board's boot takes longer than that.
-RESTART_MS = 300
-DEFAULT_PACE_MS = 150  # a brisk human: one hand action every 150 ms
+_RESTART_MS = const(300)
+_PACE_MS = const(150)  # a brisk human: one hand action every 150 ms
 END_MS = 2000  # after the last action the table runs on this long (settling, heartbeats)
 # Real time to wait for the host's hello, and for its bye at the end. Only a host that never
 # comes waits this long: a loaded machine can take seconds to start one.
-HOST_WAIT_MS = 60000
+_HOST_WAIT_MS = const(60000)
 
 
 def set_up(game, board, played, fresh):
@@ -82,7 +84,7 @@ class Sim:
         self.ring = RING if ring is None else ring
         self.state_dir = state  # the simulated flash: survives `reset`
         self.board = SimBoard(hw_dir, clock)  # the physical table: survives everything
-        self.pace = DEFAULT_PACE_MS
+        self.pace = _PACE_MS
         self.bye = False
         self.hosted = False
         self.linger = False  # at the script's end the board stays on (--linger): see run()
@@ -198,7 +200,7 @@ class Sim:
             if not self.hosted:
                 self.link.greet()  # a board says hello at boot; a waiting host already had it
             # the board is up and scanning before hands act
-            self.advance(RESTART_MS if self.done_line else BOOT_MS)
+            self.advance(_RESTART_MS if self.done_line else _BOOT_MS)
             with open(self.path) as f:
                 read(f, self.act_once)
                 if not self.table.running:
@@ -214,7 +216,7 @@ class Sim:
             # script is over (the newest seq in "at") and give it time to get everything
             # and say bye.
             if self.hosted or self.linger:  # a board stays on: the host may still be asking
-                self.wait_host(lambda: self.bye, HOST_WAIT_MS, {"type": "sim_end"})
+                self.wait_host(lambda: self.bye, _HOST_WAIT_MS, {"type": "sim_end"})
             else:
                 self.link.tell({"type": "sim_end"})
         finally:
@@ -285,7 +287,7 @@ class Sim:
         elif verb == "reset":
             self.reset()
             self.done(line)
-            self.advance(max(self.pace, RESTART_MS))  # the board reads the pile, as above
+            self.advance(max(self.pace, _RESTART_MS))  # the board reads the pile, as above
             return
         else:
             raise ScriptError(line, "%r is not simulated yet" % verb)
@@ -455,7 +457,7 @@ def main(argv):
         slow_flash(int(flash_ms))
     if "--wait-host" in argv:
         sim.hosted = True
-        sim.wait_host(lambda: sim.link.hellos, HOST_WAIT_MS, live="--live-wait" in argv)
+        sim.wait_host(lambda: sim.link.hellos, _HOST_WAIT_MS, live="--live-wait" in argv)
     try:
         sim.run()
     except ScriptError as e:

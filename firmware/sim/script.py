@@ -2,6 +2,8 @@
 # full before anything runs, so a bad script is rejected with its line number and reason.
 # Runs under MicroPython (the simulator) and CPython (host tools, tests).
 
+from micropython import const
+
 from games import GAMES, declaration
 
 BUTTONS = ("undo", "new", "pause")
@@ -162,16 +164,19 @@ def _count(line, verb, args, k):
 
 
 # actions that mean something only on some tables: what a game's declaration says its table
-# senses (SENSORS: pawns on squares, a ball in the goals) or reads (DECK: cards)
-NEEDS = {
-    "lift": "squares",
-    "place": "squares",
-    "move": "squares",
-    "position": "squares",
-    "ball": "goals",
-    "clear": "goals",
-    "card": "cards",
-}
+# senses (SENSORS: pawns on squares, a ball in the goals) or reads (DECK: cards). Pairs in a
+# private const, not a dict: a constant, where a dict would take the simulated board's heap.
+_NEEDS = const(
+    (
+        ("lift", "squares"),
+        ("place", "squares"),
+        ("move", "squares"),
+        ("position", "squares"),
+        ("ball", "goals"),
+        ("clear", "goals"),
+        ("card", "cards"),
+    )
+)
 
 
 def _takes(decl, need):
@@ -183,7 +188,10 @@ def _check(n, verb, args, index, game=None, playing=None, decl=None):
     """The action's arguments, then whether this table plays a game it means something in
     (a `move` in a Weykick script was silently nothing)."""
     out = _check_args(n, verb, args, index, game, playing, decl)
-    need = NEEDS.get(verb)
+    need = None
+    for v, what in _NEEDS:
+        if v == verb:
+            need = what
     if verb == "glitch":  # a square's sensor, or a goal's
         need = "goals" if args[0] in GOALS else "squares"
     if decl is not None and need is not None and not _takes(decl, need):
