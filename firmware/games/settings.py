@@ -22,11 +22,7 @@
 #   ("position",)             a Tock position (T4), checked by the rules core
 # A setting whose default is None is optional (the game derives it, e.g. Hold'em's big-bet).
 
-from micropython import const
-
 from games import declaration
-
-_LIMIT = const(1 << 30)  # the ESP32's small ints: beyond this, numbers cost heap
 
 
 class SettingsError(ValueError):
@@ -225,7 +221,8 @@ def digits(s):
 
 
 def _whole(v):
-    return isinstance(v, int) and not isinstance(v, bool) and -_LIMIT < v < _LIMIT
+    # 2**30: the ESP32's small ints; beyond them, numbers cost heap (a literal: no name on it)
+    return isinstance(v, int) and not isinstance(v, bool) and -0x40000000 < v < 0x40000000
 
 
 def _show(v):

@@ -573,15 +573,11 @@ class Position:
             card = Card(card)
         self._check_card(card)
         found = {}
+        seven = card.rank == "7"
         for seat in self._seats_to_try():
-            if card.rank == "7":
-                moves = self._sevens(seat, card)
-            else:
-                moves = (
-                    self._made(card, seat, kind, parts, p)
-                    for kind, parts, p in self._moves(seat, card)
-                )
-            for m in moves:
+            for m in self._sevens(seat, card) if seven else self._moves(seat, card):
+                if not seven:  # (kind, parts, position after): made a Move
+                    m = self._made(card, seat, m[0], m[1], m[2])
                 k = m.after.key()
                 if k not in found:
                     found[k] = m

@@ -24,8 +24,8 @@ COMMANDS = {}  # type: dict[str, tuple]  # Weykick's words are the table's own (
 
 # Private consts: inlined, or constants in flash on a board, not names on the heap.
 _TIMED_ONLY = const((("halves", 1), ("break", 0), ("golden-goal", "off")))
-_SIDE_MAX = const(3)  # figurines a side on the octagonal table (W1)
-_NAME_MAX = const(12)
+_SIDE_MAX = const(3)  # figurines a side on the octagonal table (W1); agree's words say 3
+_NAME_MAX = const(12)  # and 12
 
 
 def agree(s):
@@ -44,18 +44,13 @@ def agree(s):
     for side in ("side-a", "side-b"):
         if side not in s:
             continue
-        names = s[side].split(",")  # its players' names: 1 to 3, each 1 to 12 characters
+        names = s[side].split(",")  # its players' names
         if not 1 <= len(names) <= _SIDE_MAX or [
             n for n in names if not n or len(n) > _NAME_MAX or n.strip() != n
         ]:
             return (
-                "%s must be 1 to %d names of at most %d characters, separated by commas "
-                % (
-                    side,
-                    _SIDE_MAX,
-                    _NAME_MAX,
-                )
-                + "(%s=Ana,Luis)" % side
+                "%s must be 1 to 3 names of at most 12 characters, separated by commas "
+                "(%s=Ana,Luis)" % (side, side)
             )
         for n in names:
             if n in seen:
@@ -66,10 +61,9 @@ def agree(s):
     if len(sizes) == 2 and sum(sizes) != players:
         return "side-a and side-b name %d players, not players=%d" % (sum(sizes), players)
     if len(sizes) == 1 and not 1 <= players - sizes[0] <= _SIDE_MAX:
-        return "players=%d with %d named on one side leaves %d on the other (1 to %d)" % (
+        return "players=%d with %d named on one side leaves %d on the other (1 to 3)" % (
             players,
             sizes[0],
             players - sizes[0],
-            _SIDE_MAX,
         )
     return None
