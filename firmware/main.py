@@ -37,8 +37,11 @@ def run(ring):
         board, problems = build("hardware")
         transport = StdioTransport()
         link = Link(transport.write, boot_id(), ring=ring)
+        # the sensing's buffers (sense/cards.py: 704 B in one piece) before the game's code is
+        # imported: loaded as .mpy files (a board with PSRAM), its pieces would split the heap
+        sense = Sense(board)
         game = make_game(GAME, link.emit, board.names, {})
-        table = Table(transport, BoardClock(), link, game, Sense(board), Store("state"))
+        table = Table(transport, BoardClock(), link, game, sense, Store("state"))
         table.resume()
         link.greet()
         for why in problems:

@@ -41,26 +41,6 @@ END_MS = 2000  # after the last action the table runs on this long (settling, he
 _HOST_WAIT_MS = const(60000)
 
 
-def set_up(game, board, played, fresh):
-    """The simulated table of a game, set up by the game's hook (its games/<game>/sim.py,
-    which no board holds): simulated(board, played, fresh), True when it placed pieces;
-    False for a game with no hook (its table starts empty). The hook runs once, at the
-    start: its module goes then (a board never has it), its heap with it."""
-    name = "games.%s.sim" % game
-    try:
-        mod = __import__(name, None, None, ("simulated",))
-    except ImportError as e:
-        if name not in str(e):
-            raise  # its sim.py is there and failed: not a game without one
-        return False
-    placed = mod.simulated(board, played, fresh)
-    sys.modules.pop(name, None)  # (the host's firmware runs under other names: plateau.fw)
-    package = sys.modules.get("games." + game)
-    if package and "sim" in dir(package):
-        delattr(package, "sim")
-    return placed
-
-
 class Sim:
     def __init__(
         self,
@@ -99,7 +79,23 @@ class Sim:
         # the table line's deck (see act: card)
         self.spanish = declaration(settings["game"]).DECK == "spanish"
         self.deck_of = None  # the game whose deck that is, once a card is laid
-        if set_up(settings["game"], self.board, self.game, not stood):
+        # The game's hook sets its simulated table up (its games/<game>/sim.py, which no board
+        # holds: simulated(board, game, fresh), True when it placed pieces); a game with none
+        # starts empty. It runs once, here: its module goes after (a board never has it).
+        hook = "games.%s.sim" % settings["game"]
+        try:
+            placed = __import__(hook, None, None, ("simulated",)).simulated(
+                self.board, self.game, not stood
+            )
+        except ImportError as e:
+            if hook not in str(e):
+                raise  # its sim.py is there and failed: not a game without one
+            placed = False
+        sys.modules.pop(hook, None)  # (the host's firmware runs under other names: plateau.fw)
+        package = sys.modules.get(hook[:-4])
+        if package and "sim" in dir(package):
+            delattr(package, "sim")
+        if placed:
             self.board.sensors.power_up(clock.ticks_ms())  # the pieces were there already
 
     def boot(self, boot_id):
@@ -109,6 +105,8 @@ class Sim:
 
         self.boots += 1
         self.ring.clear()
+        board = self.board.boot()
+        sense = Sense(board)  # its buffers before the game's code comes in: see main.py
         if not self.journal:
             self.link = Link(self.transport.write, boot_id, ring=self.ring)
         else:  # the chaos harness's ground truth (loaded only then: heap)
@@ -119,10 +117,9 @@ class Sim:
             self.link = link
         settings = dict(self.settings)
         name = settings.pop("game")
-        board = self.board.boot()
         self.game = make_game(name, self.link.emit, board.names, settings)
         store = Store(self.state_dir) if self.state_dir else None
-        self.table = Table(self.transport, self.clock, self.link, self.game, Sense(board), store)
+        self.table = Table(self.transport, self.clock, self.link, self.game, sense, store)
         self.link.serve(self, keeps=store is not None)  # the simulator in front of the table
         self.table.resume()
         self.game = self.table.game  # the game saved on flash, maybe of another kind

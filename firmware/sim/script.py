@@ -6,15 +6,15 @@ from micropython import const
 
 from games import GAMES, declaration
 
-BUTTONS = ("undo", "new", "pause")
-GOALS = ("A", "B")
+_BUTTONS = const(("undo", "new", "pause"))
+_GOALS = const(("A", "B"))
 HEX = "0123456789ABCDEF"
 # The simulator runs the table's loop at its scan rate, so table time costs CPU in proportion
 # (about 4 s a table hour on a laptop, more on a board-sized interpreter): one `wait`, `unplug`
 # or `glitch` lasts at most an hour of table time (wait longer in several lines), and `pace`,
 # the time between two hand actions, at most a minute.
 MAX_MS = 3600000
-MAX_PACE = 60000
+_MAX_PACE = const(60000)
 
 
 class ScriptError(ValueError):
@@ -193,7 +193,7 @@ def _check(n, verb, args, index, game=None, playing=None, decl=None):
         if v == verb:
             need = what
     if verb == "glitch":  # a square's sensor, or a goal's
-        need = "goals" if args[0] in GOALS else "squares"
+        need = "goals" if args[0] in _GOALS else "squares"
     if decl is not None and need is not None and not _takes(decl, need):
         only = [g for g in GAMES if _takes(declaration(g), need)]
         raise ScriptError(
@@ -229,16 +229,16 @@ def _check_args(n, verb, args, index, game=None, playing=None, decl=None):
         return [uid]
     if verb == "glitch":
         _count(n, verb, args, 2)
-        if args[0] not in GOALS:  # a square's sensor, or a goal's
+        if args[0] not in _GOALS:  # a square's sensor, or a goal's
             _square(n, args[0])
         return [args[0], _ms(n, args[1])]
     if verb in ("wait", "pace", "unplug"):
         _count(n, verb, args, 1)
-        return [_ms(n, args[0], MAX_PACE if verb == "pace" else MAX_MS)]
+        return [_ms(n, args[0], _MAX_PACE if verb == "pace" else MAX_MS)]
     if verb == "button":
         _count(n, verb, args, 1)
-        if args[0] not in BUTTONS:
-            raise ScriptError(n, "unknown button %r; one of: %s" % (args[0], " ".join(BUTTONS)))
+        if args[0] not in _BUTTONS:
+            raise ScriptError(n, "unknown button %r; one of: %s" % (args[0], " ".join(_BUTTONS)))
         return args
     if verb in ("reset", "gather"):
         _count(n, verb, args, 0)
@@ -261,7 +261,7 @@ def _check_args(n, verb, args, index, game=None, playing=None, decl=None):
         return args
     if verb in ("ball", "clear"):
         _count(n, verb, args, 1)
-        if args[0] not in GOALS:
+        if args[0] not in _GOALS:
             raise ScriptError(n, "unknown goal %r; one of: A B" % args[0])
         return args
     if verb == "position":
