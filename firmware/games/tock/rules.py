@@ -668,13 +668,10 @@ class Position:
             elif card.rank == "J":
                 m = self._check_swap(seat, card, after, touched)
             else:
-                m = None
                 for kind, parts, p in self._moves(seat, card):
                     if p.same_placement(after):
-                        m = self._made(card, seat, kind, parts, p)
-                        break
-                if m is None:
-                    m = self._explain(seat, card, after)
+                        return self._made(card, seat, kind, parts, p)
+                m = self._explain(seat, card, after)
             if not isinstance(m, str):
                 return m
             why = why or m
