@@ -105,8 +105,6 @@ class Sim:
 
         self.boots += 1
         self.ring.clear()
-        board = self.board.boot()
-        sense = Sense(board)  # its buffers before the game's code comes in: see main.py
         if not self.journal:
             self.link = Link(self.transport.write, boot_id, ring=self.ring)
         else:  # the chaos harness's ground truth (loaded only then: heap)
@@ -117,6 +115,8 @@ class Sim:
             self.link = link
         settings = dict(self.settings)
         name = settings.pop("game")
+        board = self.board.boot()
+        sense = Sense(board)  # its buffers before the game's code comes in: see main.py
         self.game = make_game(name, self.link.emit, board.names, settings)
         store = Store(self.state_dir) if self.state_dir else None
         self.table = Table(self.transport, self.clock, self.link, self.game, sense, store)
