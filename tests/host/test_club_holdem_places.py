@@ -5,11 +5,10 @@ simulator; the record folded from the log must name every seat and rank them by 
 went out (the last one in first; seats out in the same hand by their chips before it), as
 worked out here from the log's `hand_end` events alone; the league rates every seat."""
 
-import subprocess
-import sys
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+from simkit import logged
 
 from plateau.club.league import League
 from plateau.club.state import fold_log
@@ -48,17 +47,8 @@ def logs(tmp_path_factory):
 
     def one(session):
         seats, seed = session
-        script = tmp / f"h{seats}-{seed}.table"
-        script.write_text(generate_holdem(seats=seats, seed=seed, stacks=60).script)
-        log = tmp / f"h{seats}-{seed}.jsonl"
-        done = subprocess.run(
-            [sys.executable, "-m", "plateau", "sim", str(script), "--log", str(log)],
-            capture_output=True,
-            text=True,
-            timeout=900,
-        )
-        assert done.returncode == 0, done.stderr
-        return log
+        script = generate_holdem(seats=seats, seed=seed, stacks=60).script
+        return logged(tmp, f"h{seats}-{seed}", script)
 
     with ThreadPoolExecutor(2) as pool:
         return list(pool.map(one, SESSIONS))

@@ -6,10 +6,9 @@ and twice, then won for good or not; a Tock win undone and the game played on. T
 results that stand."""
 
 import json
-import subprocess
-import sys
 
 import pytest
+from simkit import logged, plateau
 
 from plateau.club.league import League
 from plateau.club.server import Club, LocalLog
@@ -64,17 +63,7 @@ def logs(tmp_path_factory):
     (tmp / "win.json").write_text(json.dumps(WIN))
     out = {}
     for name, (lines, _, _) in CASES.items():
-        script = tmp / f"{name}.table"
-        script.write_text("\n".join(lines).replace("{s}", "B") + "\n")
-        log = tmp / f"{name}.jsonl"
-        done = subprocess.run(
-            [sys.executable, "-m", "plateau", "sim", str(script), "--log", str(log)],
-            capture_output=True,
-            text=True,
-            timeout=600,
-        )
-        assert done.returncode == 0, done.stderr
-        out[name] = log
+        out[name] = logged(tmp, name, "\n".join(lines).replace("{s}", "B") + "\n")
     return out
 
 
@@ -97,10 +86,5 @@ def test_a_result_taken_back_is_no_result(logs, name, tmp_path):
     index.close()
     assert winners[-1] == (standing[-1][0] if standing else None), (name, winners)
     if game == "tock":
-        done = subprocess.run(
-            [sys.executable, "-m", "plateau", "replay", str(log)],
-            capture_output=True,
-            text=True,
-            timeout=300,
-        )
+        done = plateau("replay", log)
         assert done.returncode == 0 and "WINNER" not in done.stdout, done.stdout

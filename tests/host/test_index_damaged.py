@@ -9,6 +9,7 @@ import shutil
 import sqlite3
 
 import pytest
+from simkit import logged
 
 from plateau.cli import main
 from plateau.logger import COLUMNS
@@ -35,11 +36,8 @@ BAD = [
 @pytest.fixture(scope="module")
 def made(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("index")
-    script = tmp / "t.table"
-    script.write_text(EXAMPLE)
-    log, db = tmp / "t.jsonl", tmp / "t.sqlite"
-    assert main(["sim", str(script), "--log", str(log), "--db", str(db)]) == 0
-    return log, db
+    db = tmp / "t.sqlite"
+    return logged(tmp, "t", EXAMPLE, "--db", db), db
 
 
 def _run(capsys, *argv):

@@ -3,28 +3,12 @@ changed at a seeded random point (a score, a trick's winner, a stack) fails with
 
 import json
 import random
-import subprocess
-import sys
 
 import pytest
+from simkit import logged, plateau
 from test_docs import examples
 
 from plateau.gen import generate_pocha
-
-
-def plateau(*args):
-    return subprocess.run(
-        [sys.executable, "-m", "plateau", *args], capture_output=True, text=True, timeout=600
-    )
-
-
-def logged(tmp_path, name, script):
-    path = tmp_path / f"{name}.table"
-    path.write_text(script)
-    log = tmp_path / f"{name}.jsonl"
-    done = plateau("sim", str(path), "--json", "--log", str(log))
-    assert done.returncode == 0, done.stderr
-    return log
 
 
 @pytest.fixture(scope="module")
@@ -32,9 +16,9 @@ def logs(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("logs")
     by_game = {ex.split()[1]: ex for ex in examples()}
     return {
-        "weykick": logged(tmp, "weykick", by_game["weykick"]),
-        "holdem": logged(tmp, "holdem", by_game["holdem"]),
-        "pocha": logged(tmp, "pocha", generate_pocha(4, 40, "short", 3, 150).script),
+        "weykick": logged(tmp, "weykick", by_game["weykick"], "--json"),
+        "holdem": logged(tmp, "holdem", by_game["holdem"], "--json"),
+        "pocha": logged(tmp, "pocha", generate_pocha(4, 40, "short", 3, 150).script, "--json"),
     }
 
 
@@ -90,7 +74,7 @@ def test_a_script_from_a_position_replays(tmp_path):
 
     shutil.copy(ROOT / "host_tools/plateau/examples/midgame.json", tmp_path)
     script = "table tock players=4\nposition midgame.json\ncard 7H\nmove R18 G1\nmove G5 G11\n"
-    log = logged(tmp_path, "pos", script)
+    log = logged(tmp_path, "pos", script, "--json")
     done = plateau("replay", str(log), "--json")
     assert done.returncode == 0, done.stdout + done.stderr
     final = json.loads(done.stdout)

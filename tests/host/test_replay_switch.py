@@ -7,11 +7,10 @@ made by the simulator; each game's own events changed in turn (seeded), the chan
 import itertools
 import json
 import random
-import subprocess
-import sys
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+from simkit import logged, plateau
 
 from plateau.logger import read_log
 from plateau.view import View
@@ -58,25 +57,14 @@ TAMPER = {
 PAIRS = list(itertools.permutations(TABLE, 2))
 
 
-def plateau(*args):
-    return subprocess.run(
-        [sys.executable, "-m", "plateau", *args], capture_output=True, text=True, timeout=900
-    )
-
-
 @pytest.fixture(scope="module")
 def logs(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("switch")
 
     def one(pair):
         a, b = pair
-        script = tmp / f"{a}_{b}.table"
         lines = [f"table {TABLE[a]}", *PLAY[a], f"send new {TABLE[b]}", *PLAY[b]]
-        script.write_text("\n".join(lines) + "\n")
-        log = tmp / f"{a}_{b}.jsonl"
-        done = plateau("sim", str(script), "--json", "--log", str(log))
-        assert done.returncode == 0, done.stderr
-        return pair, log
+        return pair, logged(tmp, f"{a}_{b}", "\n".join(lines) + "\n", "--json")
 
     with ThreadPoolExecutor(2) as pool:  # the simulator is a subprocess: two at a time
         return dict(pool.map(one, PAIRS))
