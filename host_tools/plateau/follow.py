@@ -139,6 +139,18 @@ class TockFollower:
                 raise Mismatch(f"{ev['seat']} is said to have won, but the rules say otherwise")
             self.winner = ev["seat"]
 
+    # as `plateau replay` asks of each game's checker (plateau/views/tock.py: replay())
+
+    def summary(self) -> list[str]:
+        """What could not be checked, then the final board and the position as JSON."""
+        if self.pos is None:
+            end = "no final position to show: the game's end comes after lost events"
+            return [*self.unchecked, end if self.unchecked else "no position in the log to follow"]
+        return [*self.unchecked, *self.board().split("\n"), self.pos.dumps()]
+
+    def state(self) -> dict | None:
+        return self.pos.to_dict() if self.pos else None
+
     def _differs(self, position: dict) -> bool:
         try:
             theirs = Position.from_dict(position)

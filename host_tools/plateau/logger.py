@@ -15,6 +15,7 @@ it again from the first line."""
 from __future__ import annotations
 
 import fcntl
+import functools
 import json
 import os
 import sqlite3
@@ -273,18 +274,16 @@ class Row:
     winner: str | int | None
 
 
-# What a row counts as its game's plays (the `moves` column), and their name
-PLAYS = {
-    "tock": ("move", "moves"),
-    "weykick": ("goal", "goals"),
-    "holdem": ("hand_end", "hands"),
-    "pocha": ("hand_end", "hands"),
-}
-
-
+@functools.lru_cache(maxsize=64)
 def plays(game: object) -> tuple[str, str]:
-    """(the event counted, its name) for a game's row."""
-    return PLAYS.get(game, ("move", "moves")) if isinstance(game, str) else ("move", "moves")
+    """(the event counted, its name) for a game's row (its `moves` column): the game's view
+    module's PLAYED (plateau.registry), moves for a game without one."""
+    from plateau import registry
+
+    try:
+        return registry.find(game).PLAYED if isinstance(game, str) else ("move", "moves")
+    except ValueError:  # a game the registry does not know (a log from another firmware)
+        return ("move", "moves")
 
 
 def _players(ev: dict) -> str | int | None:
@@ -421,8 +420,10 @@ class Index:
             cur.winner = _winner(ev) or cur.winner
         elif kind == "withdrawn":  # Weykick: an undo took the result back
             cur.winner = None
-        elif kind == "undo" and "steps" in ev and cur.game == "tock":
-            cur.winner = None  # a Tock win ends the game: the move undone was the winning one
+        elif kind == "undo" and "steps" in ev:
+            # a move taken back (Tock's undo names its steps): a win ends a Tock game, so the
+            # move undone was the winning one
+            cur.winner = None
 
     def _start(self, line: int, ev: dict) -> None:
         pos = ev.get("position")

@@ -1,5 +1,6 @@
-"""`plateau replay` for the games other than Tock (Tock has plateau.follow): each log is
-checked again with the host's copy of the game's rules, from the events alone.
+"""`plateau replay` for the games other than Tock (Tock has plateau.follow): each game of a
+log is checked again with the host's copy of its rules, from the events alone, by the checker
+its view module's `replay()` makes (plateau/views/<game>.py).
 
 - Weykick (W3-W6): every goal adds one to the side that scored and nothing else, an undo
   takes one back, a match ends on the score the goals made, with the winner that score gives;
@@ -197,9 +198,6 @@ class Holdem:
 
     def state(self) -> dict:
         return {"game": "holdem", "stacks": self.stacks}
-
-
-CHECKS = {"weykick": Weykick, "pocha": Pocha, "holdem": Holdem}
 
 
 def _ab(score: dict) -> str:

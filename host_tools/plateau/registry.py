@@ -18,7 +18,9 @@ def names() -> tuple[str, ...]:
     return tuple(games.GAMES)
 
 
-PLAIN = SimpleNamespace(script=None, PLAYS={}, OUTCOME=None, CHAOS_SPEED=None)
+PLAIN = SimpleNamespace(
+    script=None, PLAYS={}, OUTCOME=None, CHAOS_SPEED=None, PLAYED=("move", "moves"), replay=None
+)
 
 
 def find(name: str) -> ModuleType | SimpleNamespace:
@@ -31,3 +33,11 @@ def find(name: str) -> ModuleType | SimpleNamespace:
         if e.name != f"plateau.views.{name}":
             raise
         return PLAIN
+
+
+def generated(seeding: tuple[str, ...]) -> tuple[str, ...]:
+    """The games with a generator slot, as a harness plays them: `seeding` first (the order
+    in which its games were given their seeds, kept so that their runs stay the same), then
+    every other such game of the registry in its order."""
+    known = [g for g in seeding if g in names()]
+    return tuple(known + [g for g in names() if g not in known and find(g).script])

@@ -1,4 +1,4 @@
-"""Texas Hold'em on the host: its generator slot and its plays."""
+"""Texas Hold'em on the host: its generator slot, its plays and its replay."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ PLAYS = {
     "pot": ("amount", "eligible", "winners", "shares"),
     "hand_end": ("stacks",),
 }
+PLAYED = ("hand_end", "hands")  # what the index counts as a play (its `moves` column), and its name
 OUTCOME = "hand_end"
 CHAOS_SPEED = 6.0
 
@@ -31,3 +32,11 @@ def script(seed: int, form: str = "full") -> str:
     structure = ("no-limit", "pot-limit", "fixed-limit")[seed // 2 % 3]
     hands = 4 if form == "short" else 10
     return generate_holdem(seats, hands, seed, stacks, draw=True, structure=structure).script
+
+
+def replay():
+    """A new `plateau replay` checker of one game: its chips and pots, H6 and H9
+    (plateau.rechecks)."""
+    from plateau.rechecks import Holdem
+
+    return Holdem()

@@ -1,4 +1,4 @@
-"""Pocha on the host: its generator slot and its plays."""
+"""Pocha on the host: its generator slot, its plays and its replay."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ PLAYS = {
     "hand_end": ("hand", "bids", "taken", "scores", "totals"),
     "match_end": ("ranking",),
 }
+PLAYED = ("hand_end", "hands")  # what the index counts as a play (its `moves` column), and its name
 OUTCOME = "match_end"
 CHAOS_SPEED = 8.0
 
@@ -28,3 +29,11 @@ def script(seed: int, form: str = "full") -> str:
     players = (3, 4, 5)[seed % 3]
     kind = "short" if form == "short" else "default"
     return generate_pocha(players, 40, kind, seed, draw=seed % 2 == 0).script
+
+
+def replay():
+    """A new `plateau replay` checker of one game: its tricks, scores and totals, K7,
+    K8 and K10 (plateau.rechecks)."""
+    from plateau.rechecks import Pocha
+
+    return Pocha()

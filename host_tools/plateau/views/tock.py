@@ -1,4 +1,4 @@
-"""Tock on the host: its generator slot and its plays."""
+"""Tock on the host: its generator slot, its plays and its replay."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ PLAYS = {
     "undo": ("card", "steps"),
     "win": ("seat",),
 }
+PLAYED = ("move", "moves")  # what the index counts as a play (its `moves` column), and its name
 OUTCOME = "win"
 CHAOS_SPEED = 40.0  # a Tock game is about 11 minutes of play: 15-20 s under the harness
 
@@ -21,3 +22,11 @@ def script(seed: int, form: str = "full") -> str:
 
     players = {"short": 2, "full": 4, "chaos": 2 + seed % 3}[form]
     return generate(RULES[seed % 3], players, seed).script
+
+
+def replay():
+    """A new `plateau replay` checker of one game: move by move with the rules core, the
+    live view's follower (plateau.follow)."""
+    from plateau.follow import TockFollower
+
+    return TockFollower()

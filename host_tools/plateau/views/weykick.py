@@ -1,4 +1,4 @@
-"""Weykick on the host: its generator slot and its plays."""
+"""Weykick on the host: its generator slot, its plays and its replay."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ PLAYS = {
     "withdrawn": ("match", "winner", "score"),
     "game": ("match", "series", "start"),
 }
+PLAYED = ("goal", "goals")  # what the index counts as a play (its `moves` column), and its name
 OUTCOME = "match_end"
 CHAOS_SPEED = 6.0  # a best-of-5 series can be 3 matches
 
@@ -28,3 +29,11 @@ def script(seed: int, form: str = "full") -> str:
     return generate_weykick(
         seed, best_of=3, first_to=first_to, buttons=False, mess=0.5, close=False
     ).script
+
+
+def replay():
+    """A new `plateau replay` checker of one game: its goals, undos and results,
+    W3-W6 (plateau.rechecks)."""
+    from plateau.rechecks import Weykick
+
+    return Weykick()
