@@ -46,14 +46,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
+from plateau import registry
 from plateau.registry import find
 from plateau.sim import Firmware
 
 # The games with a generator slot (plateau/views/), in the order that draws each one's
-# faults (a game's index seeds them: a new game goes last, the others keep their runs). Each
-# is played at its view's CHAOS_SPEED, table time to real time, so that a game lasts about
-# 15-25 s of real time (a Tock game is about 11 minutes of play, the others 1.5-3).
-GAMES = ("tock", "pocha", "weykick", "holdem")
+# faults (a game's index seeds them: the four first, as they always were, so that their runs
+# stay the same; a game added since goes after them). Each is played at its view's
+# CHAOS_SPEED, table time to real time, so that a game lasts about 15-25 s of real time (a
+# Tock game is about 11 minutes of play, the others 1.5-3).
+GAMES = registry.generated(("tock", "pocha", "weykick", "holdem"))
 MAX_CUT_S = 60.0  # longest cut or unplug, in table time
 CLEAN_S = (3.2, 4.5)  # real seconds of clean line between faults: recovery is seen within them
 FIRST_CLEAN_S = 2.0  # real seconds before the first fault (the host connects)
