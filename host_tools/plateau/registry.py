@@ -19,7 +19,14 @@ def names() -> tuple[str, ...]:
 
 
 PLAIN = SimpleNamespace(
-    script=None, PLAYS={}, OUTCOME=None, CHAOS_SPEED=None, PLAYED=("move", "moves"), replay=None
+    script=None,
+    gen=None,
+    GEN=(),
+    PLAYS={},
+    OUTCOME=None,
+    CHAOS_SPEED=None,
+    PLAYED=("move", "moves"),
+    replay=None,
 )
 
 

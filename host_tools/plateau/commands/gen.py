@@ -1,5 +1,5 @@
-"""`plateau gen`: a random legal game of any of the four written as a table script
-(docs/scripts.md)."""
+"""`plateau gen`: a random legal game written as a table script (docs/scripts.md), by the
+game's generator (its host view module's gen(), found through plateau.registry)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,6 @@ from pathlib import Path
 from plateau.commands import SEED, Bounded, out_file, whole
 from plateau.errors import UsageError
 
-GAMES = ("tock", "pocha", "holdem", "weykick")
 # The quickest pace a table follows: the reader looks for a new tag every 40 ms
 # (firmware/sense/cards.py) and an action must be seen before the next one; measured, the
 # adversarial tester's scripts failed below 60 ms and none failed at 100.
@@ -22,7 +21,9 @@ def add_gen(sub, common) -> None:
     g = sub.add_parser("gen", help="write a random legal game of any of the four as a table script")
     # choices and ranges: the games' declared settings (firmware/games/*/game.py), checked
     # by the same checker as the board's (a bad value: one line naming it, exit 2)
-    g.add_argument("--game", default="tock", help="tock (default), pocha, holdem or weykick")
+    g.add_argument(
+        "--game", default="tock", help="a game with a generator: tock (default), pocha, ..."
+    )
     g.add_argument("--rules", help="Tock's ruleset: classic (default), king-exit, toc-fr")
     g.add_argument("--deck", type=whole(1, 100), default=40, help="Pocha's deck: 40 or 48")
     g.add_argument("--schedule", default="default", help="Pocha: default, short or full")
@@ -59,56 +60,37 @@ def add_gen(sub, common) -> None:
 
 
 def cmd_gen(args: argparse.Namespace) -> int:
-    from plateau.fw.games.settings import SettingsError, check
-    from plateau.gen import generate, generate_holdem, generate_pocha, generate_weykick
+    """The game's generator as its host view module runs it (`gen(args, settings)`, given
+    the settings checker), after what holds for every game: the game has one, the options
+    only some generators read are given to one of them (GEN), the pace is one the table
+    follows."""
+    from plateau import registry
 
-    if args.game not in GAMES:
-        raise UsageError(f"--game {args.game}: one of {', '.join(GAMES)}")
-    if args.rules is not None and args.game != "tock":
-        raise UsageError(f"--rules is Tock's; {args.game} has none")
-    if args.pace < MIN_PACE and args.game != "weykick":
+    made = [g for g in registry.names() if registry.find(g).gen]
+    if args.game not in made:
+        raise UsageError(f"--game {args.game}: one of {', '.join(made)}")
+    view = registry.find(args.game)
+    for opt in ("rules", "mess"):  # no default: given, and to a game that has no use for it
+        if getattr(args, opt) and opt not in view.GEN:
+            owners = "/".join(g for g in made if opt in registry.find(g).GEN)
+            raise UsageError(f"--{opt} is {owners}'s; {args.game} has none")
+    if args.pace < MIN_PACE and "timed" not in view.GEN:
         raise UsageError(
             f"--pace {args.pace}: at least {MIN_PACE} ms for {args.game}: a card or a pawn must"
             " be seen before the next action (the reader looks for a new tag every 40 ms)"
         )
-    if args.mess and args.game != "weykick":
-        raise UsageError(f"--mess is Weykick's; {args.game} has no table incidents")
-    rules = args.rules or "classic"
-    players = args.players if args.players is not None else (3 if args.game == "holdem" else 4)
-    given = {
-        "tock": {"players": players, "rules": rules},
-        "pocha": {"players": players, "deck": args.deck, "schedule": args.schedule},
-        "holdem": {"seats": players, "stacks": args.stacks, "structure": args.structure},
-        "weykick": {},
-    }[args.game]
-    try:  # the settings the game's table line will hold, checked as the board checks them
-        typed = check(args.game, given)
+    script, summary = view.gen(args, lambda given: _settings(args.game, given))
+    return _out(args.output, script, summary)
+
+
+def _settings(game: str, given: dict) -> dict:
+    """The settings a game's table line will hold, checked as the board checks them."""
+    from plateau.fw.games.settings import SettingsError, check
+
+    try:
+        return check(game, given)
     except SettingsError as e:
         raise UsageError(str(e)) from None
-    if args.game in ("holdem", "weykick"):
-        if args.game == "holdem":
-            session = generate_holdem(
-                seats=players,
-                seed=args.seed,
-                pace=args.pace,
-                stacks=typed["stacks"],
-                structure=args.structure,
-            )
-            script = session.script
-            summary = f"{len(session.hands)} hands, stacks {session.hands[-1]['stacks']}"
-        else:
-            series = generate_weykick(seed=args.seed, pace=args.pace, mess=args.mess)
-            script = series.script
-            summary = f"{len(series.matches)} matches, winner {series.winner}"
-        return _out(args.output, script, summary)
-    if args.game == "pocha":
-        pocha = generate_pocha(
-            players, args.deck, args.schedule, args.seed, args.pace, draw=args.draw
-        )
-        return _out(args.output, pocha.script, f"{len(pocha.hands)} hands, ranking {pocha.ranking}")
-    game = generate(rules, players, args.seed, noise=args.noise, pace=args.pace)
-    summary = f"{len(game.moves)} moves, {len(game.discards)} discards, winner {game.winner}"
-    return _out(args.output, game.script, summary)
 
 
 def _out(output: str | None, script: str, summary: str) -> int:

@@ -15,6 +15,7 @@ PLAYS = {
     "hand_end": ("stacks",),
 }
 PLAYED = ("hand_end", "hands")  # what the index counts as a play (its `moves` column), and its name
+GEN = ()  # the options of `plateau gen` only some generators read: this one's
 OUTCOME = "hand_end"
 CHAOS_SPEED = 6.0
 
@@ -40,3 +41,19 @@ def replay():
     from plateau.rechecks import Holdem
 
     return Holdem()
+
+
+def gen(args, settings) -> tuple[str, str]:
+    """`plateau gen --game holdem`: (the script, a summary) from the command's options."""
+    from plateau.gen import generate_holdem
+
+    seats = args.players if args.players is not None else 3
+    typed = settings({"seats": seats, "stacks": args.stacks, "structure": args.structure})
+    session = generate_holdem(
+        seats=seats,
+        seed=args.seed,
+        pace=args.pace,
+        stacks=typed["stacks"],
+        structure=args.structure,
+    )
+    return session.script, f"{len(session.hands)} hands, stacks {session.hands[-1]['stacks']}"

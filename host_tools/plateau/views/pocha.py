@@ -14,6 +14,7 @@ PLAYS = {
     "match_end": ("ranking",),
 }
 PLAYED = ("hand_end", "hands")  # what the index counts as a play (its `moves` column), and its name
+GEN = ()  # the options of `plateau gen` only some generators read: this one's
 OUTCOME = "match_end"
 CHAOS_SPEED = 8.0
 
@@ -37,3 +38,13 @@ def replay():
     from plateau.rechecks import Pocha
 
     return Pocha()
+
+
+def gen(args, settings) -> tuple[str, str]:
+    """`plateau gen --game pocha`: (the script, a summary) from the command's options."""
+    from plateau.gen import generate_pocha
+
+    players = args.players if args.players is not None else 4
+    settings({"players": players, "deck": args.deck, "schedule": args.schedule})
+    pocha = generate_pocha(players, args.deck, args.schedule, args.seed, args.pace, draw=args.draw)
+    return pocha.script, f"{len(pocha.hands)} hands, ranking {pocha.ranking}"

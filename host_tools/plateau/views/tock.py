@@ -11,6 +11,7 @@ PLAYS = {
     "win": ("seat",),
 }
 PLAYED = ("move", "moves")  # what the index counts as a play (its `moves` column), and its name
+GEN = ("rules",)  # the options of `plateau gen` only some generators read: this one's
 OUTCOME = "win"
 CHAOS_SPEED = 40.0  # a Tock game is about 11 minutes of play: 15-20 s under the harness
 
@@ -30,3 +31,15 @@ def replay():
     from plateau.follow import TockFollower
 
     return TockFollower()
+
+
+def gen(args, settings) -> tuple[str, str]:
+    """`plateau gen --game tock`: (the script, a summary) from the command's options."""
+    from plateau.gen import generate
+
+    players = args.players if args.players is not None else 4
+    rules = settings({"players": players, "rules": args.rules or "classic"})["rules"]
+    game = generate(rules, players, args.seed, noise=args.noise, pace=args.pace)
+    return game.script, (
+        f"{len(game.moves)} moves, {len(game.discards)} discards, winner {game.winner}"
+    )

@@ -10,6 +10,9 @@ PLAYS = {
     "game": ("match", "series", "start"),
 }
 PLAYED = ("goal", "goals")  # what the index counts as a play (its `moves` column), and its name
+# the options of `plateau gen` only some generators read: this one's; "timed": its script is
+# timed to the ms (goals and their re-arm), so any --pace
+GEN = ("mess", "timed")
 OUTCOME = "match_end"
 CHAOS_SPEED = 6.0  # a best-of-5 series can be 3 matches
 
@@ -37,3 +40,12 @@ def replay():
     from plateau.rechecks import Weykick
 
     return Weykick()
+
+
+def gen(args, settings) -> tuple[str, str]:
+    """`plateau gen --game weykick`: (the script, a summary) from the command's options."""
+    from plateau.gen import generate_weykick
+
+    settings({})
+    series = generate_weykick(seed=args.seed, pace=args.pace, mess=args.mess)
+    return series.script, f"{len(series.matches)} matches, winner {series.winner}"
