@@ -27,6 +27,7 @@ PLAIN = SimpleNamespace(
     CHAOS_SPEED=None,
     PLAYED=("move", "moves"),
     replay=None,
+    Live=None,
 )
 
 

@@ -1,5 +1,6 @@
 """The live view: what a person (or a script, with --json) sees of a table's events, one line
-each, and for Tock the board after every move. Used by `plateau sim`, `plateau log`."""
+each, and what the game's host view module adds (its Live, plateau/views/<game>.py: for Tock
+the board after every move, drawn by `ring` here). Used by `plateau sim`, `plateau log`."""
 
 from __future__ import annotations
 
@@ -167,25 +168,20 @@ def say_board(follower, **kw) -> None:
 
 
 class View:
-    """What a person (or a script, with --json) sees of the events: one line each, and for
-    Tock the board after every move. Heartbeats (every 800 ms, a fifth of a game's lines)
-    only when asked: a person sees the link is alive from the events, and `plateau log` counts
-    them when it stops. --json prints every message, heartbeats included."""
+    """What a person (or a script, with --json) sees of the events: one line each, and what
+    the game's host view module draws (its Live: for Tock the board after every move).
+    Heartbeats (every 800 ms, a fifth of a game's lines) only when asked: a person sees the
+    link is alive from the events, and `plateau log` counts them when it stops. --json prints
+    every message, heartbeats included."""
 
     def __init__(self, as_json: bool, board: str = "ring", heartbeats: bool = False):
         """`board`: how a Tock board is drawn after each move: "ring" (as the table is),
         "rows" (a colour's 18 squares a line), or "none"."""
-        from plateau.follow import Mismatch, TockFollower
-
         self.as_json = as_json
         self.board = board
-        self.marks: set[str] = set()  # squares the last `illegal` named
-        self.legend = True  # said once, under the first board drawn
         self.heartbeats = heartbeats
-        self.follower = TockFollower()
-        self.mismatch = Mismatch
         self.game: str | None = None
-        self.holdem: dict = {"board": [], "start": {}, "stacks": {}}
+        self.live = None  # the game's part of the view (its view module's Live), if it has one
 
     def show(self, ev: dict) -> None:
         if self.as_json:
@@ -197,71 +193,23 @@ class View:
         if kind == "answer" and ev.get("ok") is True:
             return  # a command done: only a refusal is news
         print(show(ev), flush=True)
-        if kind == "hand_end" and isinstance(ev.get("totals"), dict):  # Pocha
-            try:
-                for row in score_table(ev):
-                    say(row, flush=True)
-            except (KeyError, TypeError, ValueError, AttributeError):
-                pass  # a malformed hand_end: its line was shown as it came
-        if ev.get("type") in ("hello", "snapshot", "game") and ev.get("game"):
-            self.game = ev["game"]
-        if self.game == "holdem":
-            if ev.get("type") in ("hand_start", "action", "card", "hand_end"):
-                self._holdem(ev)
-            return
-        if self.game != "tock":
-            return
-        try:
-            self.follower.feed(ev)
-        except self.mismatch as e:
-            say(f"      !! {e}", flush=True)
-            return
-        if kind == "illegal":
-            self.marks = set(SQUARE.findall(str(ev.get("fix", ""))))
-        elif kind in ("move", "undo", "game", "corrected", "resumed"):
-            self.marks = set()
-        if kind in ("move", "undo", "game", "win", "illegal"):
-            self.draw()
+        said = ev.get("game")
+        if kind in ("hello", "snapshot", "game") and said and said != self.game:
+            self.game = said
+            self.live = _live(said, self.board)
+        if self.live is not None:
+            self.live.show(ev)
 
-    def draw(self) -> None:
-        if self.board == "rows":
-            say_board(self.follower, flush=True)
-        elif self.board == "ring":
-            for line in ring(self.follower, self.marks):
-                say(line, flush=True)
-            if self.legend and self.follower.pos is not None:
-                for line in LEGEND.split("\n"):
-                    say("   " + line, flush=True)
-                self.legend = False
 
-    def _holdem(self, ev: dict) -> None:
-        """Hold'em's live line: the board, the pot, whose turn, the stacks."""
-        kind = ev["type"]
-        h = self.holdem
-        if kind == "hand_start" and "stacks" in ev:
-            start = dict(ev["stacks"])
-            for seat, chips in ev.get("blinds", {}).items():
-                start[seat] = start.get(seat, 0) + chips
-            h.update(board=[], start=start, stacks=dict(ev["stacks"]))
-        elif kind == "action" and "seat" in ev and "stack" in ev:
-            h["stacks"][ev["seat"]] = ev["stack"]
-        elif kind == "card" and "board" in ev:
-            h["board"] = ev["board"]
-        elif kind == "hand_end" and "stacks" in ev:
-            h["stacks"] = dict(ev["stacks"])
-        else:
-            return
-        if not h["start"]:
-            return
-        pot = sum(h["start"].values()) - sum(h["stacks"].get(s, 0) for s in h["start"])
-        turn = ev.get("to_act")
-        say(
-            f"      board {' '.join(h['board']) or '-'} | pot {pot} | "
-            + (f"to act: seat {turn} | " if turn else "")
-            + "stacks "
-            + " ".join(f"{s}:{n}" for s, n in sorted(h["stacks"].items())),
-            flush=True,
-        )
+def _live(game: object, board: str):
+    """A game's part of the live view, new: its view module's Live (plateau.registry)."""
+    from plateau import registry
+
+    try:
+        make = registry.find(game).Live if isinstance(game, str) else None
+    except ValueError:  # a game this host does not know: its events shown as they come
+        return None
+    return make(board) if make else None
 
 
 SQUARE = re.compile(r"\b([RGBY](?:H[1-4]|C[1-4]|1[0-8]|[1-9]))\b")

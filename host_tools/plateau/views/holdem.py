@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from plateau.view import say
+
 PLAYS = {
     "draw": ("seats",),
     "button": ("seat",),
@@ -57,3 +59,40 @@ def gen(args, settings) -> tuple[str, str]:
         structure=args.structure,
     )
     return session.script, f"{len(session.hands)} hands, stacks {session.hands[-1]['stacks']}"
+
+
+class Live:
+    """Hold'em in the live view: after each event that changes them, a line with the board,
+    the pot, whose turn and the stacks."""
+
+    def __init__(self, board: str) -> None:
+        self.board: list[str] = []
+        self.start: dict = {}  # each seat's chips at the hand's start, blinds included
+        self.stacks: dict = {}
+
+    def show(self, ev: dict) -> None:
+        kind = ev.get("type")
+        if kind == "hand_start" and "stacks" in ev:
+            start = dict(ev["stacks"])
+            for seat, chips in ev.get("blinds", {}).items():
+                start[seat] = start.get(seat, 0) + chips
+            self.board, self.start, self.stacks = [], start, dict(ev["stacks"])
+        elif kind == "action" and "seat" in ev and "stack" in ev:
+            self.stacks[ev["seat"]] = ev["stack"]
+        elif kind == "card" and "board" in ev:
+            self.board = ev["board"]
+        elif kind == "hand_end" and "stacks" in ev:
+            self.stacks = dict(ev["stacks"])
+        else:
+            return
+        if not self.start:
+            return
+        pot = sum(self.start.values()) - sum(self.stacks.get(s, 0) for s in self.start)
+        turn = ev.get("to_act")
+        say(
+            f"      board {' '.join(self.board) or '-'} | pot {pot} | "
+            + (f"to act: seat {turn} | " if turn else "")
+            + "stacks "
+            + " ".join(f"{s}:{n}" for s, n in sorted(self.stacks.items())),
+            flush=True,
+        )

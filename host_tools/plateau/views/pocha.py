@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from plateau.view import say, score_table
+
 PLAYS = {
     "hand_start": ("hand", "cards", "dealer", "tiebreak"),
     "trump": ("card", "suit", "bidder"),
@@ -48,3 +50,18 @@ def gen(args, settings) -> tuple[str, str]:
     settings({"players": players, "deck": args.deck, "schedule": args.schedule})
     pocha = generate_pocha(players, args.deck, args.schedule, args.seed, args.pace, draw=args.draw)
     return pocha.script, f"{len(pocha.hands)} hands, ranking {pocha.ranking}"
+
+
+class Live:
+    """Pocha in the live view: the score table after each hand."""
+
+    def __init__(self, board: str) -> None:
+        pass
+
+    def show(self, ev: dict) -> None:
+        if ev.get("type") == "hand_end" and isinstance(ev.get("totals"), dict):
+            try:
+                for row in score_table(ev):
+                    say(row, flush=True)
+            except (KeyError, TypeError, ValueError, AttributeError):
+                pass  # a malformed hand_end: its line was shown as it came

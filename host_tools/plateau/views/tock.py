@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from plateau.view import LEGEND, SQUARE, ring, say, say_board
+
 RULES = ("classic", "king-exit", "toc-fr")
 PLAYS = {
     "card": ("card", "seat"),
@@ -43,3 +45,44 @@ def gen(args, settings) -> tuple[str, str]:
     return game.script, (
         f"{len(game.moves)} moves, {len(game.discards)} discards, winner {game.winner}"
     )
+
+
+class Live:
+    """Tock in the live view: each event checked with the rules core (a line `!!` says why
+    one does not follow) and the board drawn after every move (`board`: "ring", "rows" or
+    "none"), the squares an `illegal` names marked."""
+
+    def __init__(self, board: str) -> None:
+        from plateau.follow import TockFollower
+
+        self.board = board
+        self.follower = TockFollower()
+        self.marks: set[str] = set()  # squares the last `illegal` named
+        self.legend = True  # said once, under the first board drawn
+
+    def show(self, ev: dict) -> None:
+        from plateau.follow import Mismatch
+
+        try:
+            self.follower.feed(ev)
+        except Mismatch as e:
+            say(f"      !! {e}", flush=True)
+            return
+        kind = ev.get("type")
+        if kind == "illegal":
+            self.marks = set(SQUARE.findall(str(ev.get("fix", ""))))
+        elif kind in ("move", "undo", "game", "corrected", "resumed"):
+            self.marks = set()
+        if kind in ("move", "undo", "game", "win", "illegal"):
+            self.draw()
+
+    def draw(self) -> None:
+        if self.board == "rows":
+            say_board(self.follower, flush=True)
+        elif self.board == "ring":
+            for line in ring(self.follower, self.marks):
+                say(line, flush=True)
+            if self.legend and self.follower.pos is not None:
+                for line in LEGEND.split("\n"):
+                    say("   " + line, flush=True)
+                self.legend = False
