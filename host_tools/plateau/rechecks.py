@@ -22,8 +22,6 @@ from plateau.follow import Mismatch
 
 
 class Weykick:
-    name = "weykick"
-
     def __init__(self) -> None:
         self.score = {"A": 0, "B": 0}
         self.goals = 0
@@ -84,8 +82,6 @@ class Weykick:
 
 
 class Pocha:
-    name = "pocha"
-
     def __init__(self) -> None:
         self.trump: str | None = None
         self.table: list[tuple[str, str]] = []  # (seat, card) of the trick under way
@@ -167,8 +163,6 @@ class Pocha:
 
 
 class Holdem:
-    name = "holdem"
-
     def __init__(self) -> None:
         self.chips: int | None = None
         self.hands = 0

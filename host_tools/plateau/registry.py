@@ -1,14 +1,14 @@
 """The games as the host tools find them. The firmware's registry (firmware/games/__init__.py)
 names every game and declares its deck, settings and command words; each game's host view
-module, plateau/views/<name>.py, adds what only the host has: its one script generator (the
-generator slot, used by the chaos and reset harnesses), the events that make its plays
-(compared by the reset harness) and its pace under the chaos harness. A game without a view
-module still plays through `plateau sim` (docs/adding-a-game.md): it gets PLAIN."""
+module, plateau/views/<name>.py, adds what only the host has, each name optional (PLAIN
+below says what a game without it gets): a game without a view module still plays through
+`plateau sim`, is logged, indexed, shown and replayed (docs/adding-a-game.md)."""
 
 from __future__ import annotations
 
+import functools
 import importlib
-from types import ModuleType, SimpleNamespace
+from types import SimpleNamespace
 
 from plateau.fw import games
 
@@ -19,28 +19,35 @@ def names() -> tuple[str, ...]:
 
 
 PLAIN = SimpleNamespace(
+    # its one table-script generator, script(seed, form) ("full", "short", "chaos"): the
+    # chaos and reset harnesses play it, `plateau gen --game NAME --seed S` writes it
     script=None,
+    # `plateau gen` reading the command's options (args, and the settings checker):
+    # (script, summary); GEN: the options only some generators read that this one does
     gen=None,
     GEN=(),
-    PLAYS={},
-    OUTCOME=None,
-    CHAOS_SPEED=None,
-    PLAYED=("move", "moves"),
-    replay=None,
-    Live=None,
+    PLAYS={},  # the events that make its plays, and their fields: compared by the resets
+    OUTCOME=None,  # the one of them that says how the game ended
+    CHAOS_SPEED=1.0,  # table time to real time under the chaos harness
+    PLAYED=("move", "moves"),  # what the index counts as a play (its `moves`), and its name
+    replay=None,  # a new checker of one game for `plateau replay`: feed, summary, state
+    Live=None,  # its part of the live view, Live(board) with show(ev): it draws what it adds
 )
 
 
-def find(name: str) -> ModuleType | SimpleNamespace:
-    """A game's host view module (plateau/views/<name>.py), PLAIN if it has none; ValueError
-    if the firmware registry does not know the game."""
+@functools.cache
+def find(name: str) -> SimpleNamespace:
+    """A game's host side: its view module's names (plateau/views/<name>.py), PLAIN's for
+    those it has not (all of them without a module); ValueError if the firmware registry
+    does not know the game."""
     games.declaration(name)
     try:
-        return importlib.import_module(f"plateau.views.{name}")
+        module = importlib.import_module(f"plateau.views.{name}")
     except ModuleNotFoundError as e:
         if e.name != f"plateau.views.{name}":
             raise
         return PLAIN
+    return SimpleNamespace(**{k: getattr(module, k, v) for k, v in vars(PLAIN).items()})
 
 
 def generated(seeding: tuple[str, ...]) -> tuple[str, ...]:

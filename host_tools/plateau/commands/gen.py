@@ -61,12 +61,12 @@ def add_gen(sub, common) -> None:
 
 def cmd_gen(args: argparse.Namespace) -> int:
     """The game's generator as its host view module runs it (`gen(args, settings)`, given
-    the settings checker), after what holds for every game: the game has one, the options
-    only some generators read are given to one of them (GEN), the pace is one the table
-    follows."""
+    the settings checker; else its generator slot `script(seed, "full")`), after what holds
+    for every game: the game has one, the options only some generators read are given to one
+    of them (GEN), the pace is one the table follows."""
     from plateau import registry
 
-    made = [g for g in registry.names() if registry.find(g).gen]
+    made = [g for g in registry.names() if registry.find(g).gen or registry.find(g).script]
     if args.game not in made:
         raise UsageError(f"--game {args.game}: one of {', '.join(made)}")
     view = registry.find(args.game)
@@ -79,6 +79,8 @@ def cmd_gen(args: argparse.Namespace) -> int:
             f"--pace {args.pace}: at least {MIN_PACE} ms for {args.game}: a card or a pawn must"
             " be seen before the next action (the reader looks for a new tag every 40 ms)"
         )
+    if view.gen is None:  # its generator slot alone: the seed is all it reads
+        return _out(args.output, view.script(args.seed, "full"), f"{args.game} seed {args.seed}")
     script, summary = view.gen(args, lambda given: _settings(args.game, given))
     return _out(args.output, script, summary)
 

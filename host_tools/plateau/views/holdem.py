@@ -17,7 +17,6 @@ PLAYS = {
     "hand_end": ("stacks",),
 }
 PLAYED = ("hand_end", "hands")  # what the index counts as a play (its `moves` column), and its name
-GEN = ()  # the options of `plateau gen` only some generators read: this one's
 OUTCOME = "hand_end"
 CHAOS_SPEED = 6.0
 

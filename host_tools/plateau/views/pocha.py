@@ -16,7 +16,6 @@ PLAYS = {
     "match_end": ("ranking",),
 }
 PLAYED = ("hand_end", "hands")  # what the index counts as a play (its `moves` column), and its name
-GEN = ()  # the options of `plateau gen` only some generators read: this one's
 OUTCOME = "match_end"
 CHAOS_SPEED = 8.0
 

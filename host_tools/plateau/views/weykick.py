@@ -13,7 +13,6 @@ PLAYED = ("goal", "goals")  # what the index counts as a play (its `moves` colum
 # the options of `plateau gen` only some generators read: this one's; "timed": its script is
 # timed to the ms (goals and their re-arm), so any --pace
 GEN = ("mess", "timed")
-Live = None  # the live view shows its events as they come (plateau.view: their lines)
 OUTCOME = "match_end"
 CHAOS_SPEED = 6.0  # a best-of-5 series can be 3 matches
 
