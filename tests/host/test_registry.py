@@ -1,37 +1,60 @@
 """The game registry (issue 21): a game is found by name, and adding one is what
-docs/adding-a-game.md says. The last test follows that page to the letter: it copies the
-firmware, writes the page's files into the copy, puts in the page's registry line and plays
-the page's table script through `plateau sim` (the firmware under MicroPython, the host
-reading its events)."""
+docs/adding-a-game.md says. The last tests follow that page to the letter: they copy the
+firmware, write the page's files into the copy, put in the page's registry line and play the
+page's table script through `plateau sim` (the firmware under MicroPython, the host reading
+its events), then take the game through the host tools a user has for a log, first without
+its host view module, then with it (in a copy of the host tools): none of them is edited."""
 
 import importlib
 import json
-import os
+import random
 import re
 import shutil
-import subprocess
-import sys
 
 import pytest
+from simkit import logged, plateau
 
-from plateau import ROOT
+from plateau import HARDWARE, ROOT
 from plateau import registry as host
 from plateau.fw.games import GAMES, declaration
 from plateau.fw.games.base import Game
 
 PAGE = ROOT / "docs" / "adding-a-game.md"
 LINE = re.compile(r"^GAMES = \(.*\)$", re.M)
+VIEW = "host_tools/plateau/views/snap.py"
 
 
 def page():
     """What the page writes: {path: text} of each `path`: line followed by a python block,
     the registry line, and the table script of its step 4."""
     text = PAGE.read_text()
-    files = re.findall(r"^`(firmware/[^`]+\.py)`:\n\n```python\n(.*?)```", text, re.M | re.S)
+    blocks = r"^`((?:firmware|host_tools)/[^`]+\.py)`:\n\n```python\n(.*?)```"
+    files = re.findall(blocks, text, re.M | re.S)
     (line,) = LINE.findall(text)
     step4 = r"^\$ cat snap\.table\n(.*?)^\$ plateau sim snap\.table$"
     (script,) = re.findall(step4, text, re.M | re.S)
     return dict(files), line, script
+
+
+@pytest.fixture(scope="module")
+def snap(tmp_path_factory):
+    """A checkout's copy as the page leaves it: firmware/ with Snap in it, the page's table
+    script, and the page's view module (not written: the tests choose where)."""
+    files, line, text = page()
+    assert set(files) == {"firmware/games/snap/game.py", "firmware/games/snap/tracker.py", VIEW}
+    assert line == 'GAMES = ("tock", "weykick", "holdem", "pocha", "snap")'
+    root = tmp_path_factory.mktemp("snap")
+    shutil.copytree(ROOT / "firmware", root / "firmware")
+    (root / "firmware/games/snap").mkdir()
+    for path, src in files.items():
+        if path.startswith("firmware/"):
+            (root / path).write_text(src)
+    (root / "firmware/games/snap/__init__.py").write_text("")
+    registry = root / "firmware/games/__init__.py"
+    before = registry.read_text()
+    assert len(LINE.findall(before)) == 1
+    registry.write_text(LINE.sub(line, before))
+    return root, text, files[VIEW]
 
 
 def test_every_game_is_declared_whole():
@@ -47,6 +70,9 @@ def test_every_game_is_declared_whole():
         for form in ("short", "chaos"):
             assert f"\ntable {name}" in "\n" + view.script(1, form)  # a script of this game
         assert view.OUTCOME in view.PLAYS and view.CHAOS_SPEED > 0
+        assert view.PLAYED[0] in view.PLAYS  # what the index counts is one of its plays
+        assert callable(view.gen) and callable(view.replay)  # plateau gen, plateau replay
+        assert view.replay().summary()  # a checker fed nothing still says what it saw
     assert host.names() == GAMES
 
 
@@ -66,33 +92,12 @@ def test_the_table_has_no_branch_per_game():
     assert not [g for g in GAMES if g in code]
 
 
-def sim(script, firmware, *args):
-    return subprocess.run(
-        [sys.executable, "-m", "plateau", "sim", str(script), *args],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        env=dict(os.environ, PLATEAU_FIRMWARE=str(firmware)),
-    )
-
-
-def test_adding_a_game_as_the_page_says_plays_through_plateau_sim(tmp_path):
-    files, line, text = page()
-    assert set(files) == {"firmware/games/snap/game.py", "firmware/games/snap/tracker.py"}
-    assert line == 'GAMES = ("tock", "weykick", "holdem", "pocha", "snap")'
-    shutil.copytree(ROOT / "firmware", tmp_path / "firmware")
-    (tmp_path / "firmware/games/snap").mkdir()
-    for path, src in files.items():
-        (tmp_path / path).write_text(src)
-    (tmp_path / "firmware/games/snap/__init__.py").write_text("")
-    registry = tmp_path / "firmware/games/__init__.py"
-    before = registry.read_text()
-    assert len(LINE.findall(before)) == 1
-    registry.write_text(LINE.sub(line, before))
-    firmware = tmp_path / "firmware"
+def test_adding_a_game_as_the_page_says_plays_through_plateau_sim(snap, tmp_path):
+    root, text, _ = snap
+    firmware = str(root / "firmware")
     script = tmp_path / "snap.table"
     script.write_text(text)
-    done = sim(script, firmware, "--json")
+    done = plateau("sim", script, "--json", PLATEAU_FIRMWARE=firmware)
     assert done.returncode == 0, done.stderr[-2000:]
     events = [json.loads(x) for x in done.stdout.splitlines() if x.startswith("{")]
     assert any(e.get("game") == "snap" for e in events if e["type"] == "hello")
@@ -108,5 +113,75 @@ def test_adding_a_game_as_the_page_says_plays_through_plateau_sim(tmp_path):
         ("table snap\ncard 12B\n", "unknown card '12B'"),
     ):
         script.write_text(bad)
-        done = sim(script, firmware)
+        done = plateau("sim", script, PLATEAU_FIRMWARE=firmware)
         assert done.returncode and why in done.stderr, done.stderr[-2000:]
+
+
+def test_without_a_view_module_the_host_tools_take_the_game_as_it_comes(snap, tmp_path):
+    """The checkout's host tools, Snap's firmware: `plateau sim --log --db` shows every event
+    as a line and logs and indexes it, `plateau replay` counts the game (main said the log
+    "holds no game"), `plateau index` and `plateau games` list it; `plateau gen` says which
+    games it can write."""
+    root, text, _ = snap
+    fw = {"PLATEAU_FIRMWARE": str(root / "firmware")}
+    db = tmp_path / "index.sqlite"
+    log = logged(tmp_path, "snap", text, "--db", db, **fw)
+    kinds = [json.loads(x)["type"] for x in log.read_text().splitlines()]
+    assert kinds == ["hello", "snapshot", "card", "card", "card", "card", "game_over"], kinds
+    shown = plateau("sim", tmp_path / "snap.table", **fw)  # the live view's text
+    assert re.search(r'^#2 +card +card="7S" snap=true$', shown.stdout, re.M), shown.stdout
+    assert re.search(r"^#5 +game_over +snaps=2$", shown.stdout, re.M), shown.stdout
+    done = plateau("replay", log, **fw)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "snap: 7 events, not checked (the host has no rules for it)" in done.stdout
+    done = plateau("replay", log, "--json", **fw)
+    assert json.loads(done.stdout) == {"game": "snap", "events": 7}, done.stdout + done.stderr
+    done = plateau("index", log, "--db", db, **fw)
+    assert done.returncode == 0 and "game 1: snap " in done.stdout, done.stdout + done.stderr
+    done = plateau("games", "--db", db, **fw)
+    assert re.search(r"^game 1 +snap .* 0 moves", done.stdout, re.M), done.stdout
+    done = plateau("gen", "--game", "snap", **fw)
+    assert done.returncode == 2, done.stdout
+    assert "--game snap: one of tock, weykick, holdem, pocha\n" in done.stderr, done.stderr
+
+
+def test_its_view_module_is_found_by_every_host_tool(snap, tmp_path):
+    """The page's view module written into a copy of the host tools (beside the firmware with
+    Snap): `plateau gen` writes Snap games, the index counts their cards, `plateau replay`
+    checks every snap and reports a changed one, the reset harness plays Snap after the four
+    games. On main each of them needed a line naming the game."""
+    root, _, view = snap
+    if not (root / "host_tools").exists():
+        shutil.copytree(
+            ROOT / "host_tools",
+            root / "host_tools",
+            ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"),
+        )
+        shutil.copytree(HARDWARE, root / "hardware")
+        (root / VIEW).write_text(view)
+    copy = {"PYTHONPATH": str(root / "host_tools")}  # its plateau first, with root/firmware
+    rng = random.Random(21)
+    for seed in rng.sample(range(10_000), 3):
+        gen = plateau("gen", "--game", "snap", "--seed", seed, **copy)
+        assert gen.returncode == 0 and gen.stdout.startswith("table snap target=3\n"), gen
+        db = tmp_path / f"{seed}.sqlite"
+        log = logged(tmp_path, str(seed), gen.stdout, "--db", db, **copy)
+        events = [json.loads(x) for x in log.read_text().splitlines()]
+        assert [e["snaps"] for e in events if e["type"] == "game_over"] == [3], events
+        done = plateau("replay", log, **copy)
+        assert done.returncode == 0 and "  snap: 3 snaps checked" in done.stdout, done.stdout
+        done = plateau("games", "--db", db, **copy)
+        assert re.search(r"^game 1 +snap .* 6 cards", done.stdout, re.M), done.stdout
+        # one card's snap said wrong: replay names its line and why
+        lines = log.read_text().splitlines()
+        at = rng.choice([i for i, e in enumerate(events) if e["type"] == "card"])
+        events[at]["snap"] = not events[at]["snap"]
+        lines[at] = json.dumps(events[at])
+        log.write_text("\n".join(lines) + "\n")
+        done = plateau("replay", log, **copy)
+        assert done.returncode == 1 and f"line {at + 1} " in done.stdout, done.stdout
+        assert re.search(r"does not follow: \w+ on \S+ is (no )?snap$", done.stdout, re.M)
+    done = plateau("resets", "--games", "snap", "--kills", "2", "--per-game", "2", **copy)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    said = r"^resets: 2 kill -9 over 1 games .*: 0 stuck, 0 plays lost, 0 doubled"
+    assert re.search(said, done.stdout, re.M), done.stdout
