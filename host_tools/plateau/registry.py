@@ -28,6 +28,10 @@ PLAIN = SimpleNamespace(
     GEN=(),
     PLAYS={},  # the events that make its plays, and their fields: compared by the resets
     OUTCOME=None,  # the one of them that says how the game ended
+    # where a kill hurts it most, at a script line (plateau resets); and in how many of its
+    # last lines a kill lands after the game ended
+    kill_place=None,
+    KILL_AFTER_END=0,
     CHAOS_SPEED=1.0,  # table time to real time under the chaos harness
     PLAYED=("move", "moves"),  # what the index counts as a play (its `moves`), and its name
     replay=None,  # a new checker of one game for `plateau replay`: feed, summary, state

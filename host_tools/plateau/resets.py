@@ -106,14 +106,18 @@ def script(game: str, seed: int, size: str = "full") -> str:
 
 
 def places(game: str, text: str) -> dict[str, list[int]]:
-    """Script lines (1-based) where a kill hurts most, by kind; "any": every action line."""
+    """Script lines (1-based) where a kill hurts most, by kind; "any": every action line.
+    The stretches its generator marks with a comment (a jack swap, a tie-break, a showdown, a
+    hand) for any game; the game's own places from its view module's kill_place."""
     lines = text.split("\n")
     out: dict[str, list[int]] = {"any": []}
 
     def add(kind: str, n: int) -> None:
         out.setdefault(kind, []).append(n)
 
-    cards = 0
+    view = find(game)
+    kill_place = view.kill_place or (lambda verb, raw, seen: (None, None))
+    seen: dict = {}  # what the game's kill_place counts
     inside = None  # the kind of stretch we are in: "seven", "pile", "tiebreak", ...
     for i, raw in enumerate(lines):
         n = i + 1
@@ -131,39 +135,15 @@ def places(game: str, text: str) -> dict[str, list[int]]:
         if verb is None:
             continue
         out["any"].append(n)
-        if game == "tock":
-            if verb == "card":
-                cards += 1
-                inside = "seven" if raw.split()[1].startswith("7") else None
-                if cards % 52 == 0:
-                    inside = "pile holds the deck's last card"
-            elif verb == "gather":
-                inside = None
-            elif verb == "lift":
-                add("mid-move", n)
-        elif game == "pocha":
-            if verb == "send" and "bid" in raw:
-                add("bidding", n)
-            elif raw.startswith("send draw"):
-                inside = "draw"
-            elif verb == "gather":
-                inside = None
-        elif game == "holdem":
-            if raw.startswith("send draw"):
-                inside = "draw"
-            elif verb == "gather":
-                inside = None
-        elif game == "weykick":
-            if verb == "ball":
-                add("ball in a goal", n)
-            elif verb == "clear":
-                add("ball just taken out", n)
-            elif raw.startswith("send new"):
-                add("next match", n)
+        place, stretch = kill_place(verb, raw, seen)  # the game's own (its view module)
+        if place:
+            add(place, n)
+        if stretch is not None:
+            inside = stretch or None
         if inside and verb in ("card", "move", "lift", "place", "send", "wait", "gather"):
             add(inside, n)
-    if game == "pocha":  # the game over: its last lines (the final wait)
-        out["after the game ended"] = out["any"][-2:]
+    if view.KILL_AFTER_END:  # the game over: its last lines (the final wait)
+        out["after the game ended"] = out["any"][-view.KILL_AFTER_END :]
     out["mid-save"] = out["any"]  # the kill waits there for a save under way (see run)
     return out
 

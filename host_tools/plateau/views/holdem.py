@@ -95,3 +95,12 @@ class Live:
             + " ".join(f"{s}:{n}" for s, n in sorted(self.stacks.items())),
             flush=True,
         )
+
+
+def kill_place(verb: str, raw: str, seen: dict) -> tuple[str | None, str | None]:
+    """Where a kill hurts a Hold'em session most (plateau resets), at a script line: (the
+    place this line is, the stretch it starts: "" ends one, None goes on): the draw for the
+    button."""
+    if raw.startswith("send draw"):
+        return None, "draw"
+    return None, ("" if verb == "gather" else None)

@@ -16,6 +16,7 @@ PLAYS = {
     "match_end": ("ranking",),
 }
 PLAYED = ("hand_end", "hands")  # what the index counts as a play (its `moves` column), and its name
+KILL_AFTER_END = 2  # plateau resets kills it in its last 2 lines too (the final wait)
 OUTCOME = "match_end"
 CHAOS_SPEED = 8.0
 
@@ -64,3 +65,14 @@ class Live:
                     say(row, flush=True)
             except (KeyError, TypeError, ValueError, AttributeError):
                 pass  # a malformed hand_end: its line was shown as it came
+
+
+def kill_place(verb: str, raw: str, seen: dict) -> tuple[str | None, str | None]:
+    """Where a kill hurts a Pocha match most (plateau resets), at a script line: (the place
+    this line is, the stretch it starts: "" ends one, None goes on): a bid, the draw for the
+    first dealer."""
+    if verb == "send" and "bid" in raw:
+        return "bidding", None
+    if raw.startswith("send draw"):
+        return None, "draw"
+    return None, ("" if verb == "gather" else None)

@@ -86,3 +86,17 @@ class Live:
                 for line in LEGEND.split("\n"):
                     say("   " + line, flush=True)
                 self.legend = False
+
+
+def kill_place(verb: str, raw: str, seen: dict) -> tuple[str | None, str | None]:
+    """Where a kill hurts a Tock game most (plateau resets), at a script line: (the place this
+    line is, the stretch it starts: "" ends one, None goes on): moving a pawn, a seven's
+    split, the pile holding the deck's last card."""
+    if verb == "card":
+        seen["cards"] = seen.get("cards", 0) + 1
+        if seen["cards"] % 52 == 0:
+            return None, "pile holds the deck's last card"
+        return None, "seven" if raw.split()[1].startswith("7") else ""
+    if verb == "gather":
+        return None, ""
+    return ("mid-move" if verb == "lift" else None), None

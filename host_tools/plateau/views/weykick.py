@@ -49,3 +49,14 @@ def gen(args, settings) -> tuple[str, str]:
     settings({})
     series = generate_weykick(seed=args.seed, pace=args.pace, mess=args.mess)
     return series.script, f"{len(series.matches)} matches, winner {series.winner}"
+
+
+def kill_place(verb: str, raw: str, seen: dict) -> tuple[str | None, str | None]:
+    """Where a kill hurts a Weykick series most (plateau resets), at a script line: (the place
+    this line is, the stretch it starts: "" ends one, None goes on): a ball in a goal, just
+    taken out, the next match."""
+    if verb == "ball":
+        return "ball in a goal", None
+    if verb == "clear":
+        return "ball just taken out", None
+    return ("next match" if raw.startswith("send new") else None), None
