@@ -148,8 +148,8 @@ def test_without_a_view_module_the_host_tools_take_the_game_as_it_comes(snap, tm
 def test_its_view_module_is_found_by_every_host_tool(snap, tmp_path):
     """The page's view module written into a copy of the host tools (beside the firmware with
     Snap): `plateau gen` writes Snap games, the index counts their cards, `plateau replay`
-    checks every snap and reports a changed one, the reset harness plays Snap after the four
-    games. On main each of them needed a line naming the game."""
+    checks every snap and reports a changed one, the reset and chaos harnesses play Snap
+    after the four games. On main each of them needed a line naming the game."""
     root, _, view = snap
     if not (root / "host_tools").exists():
         shutil.copytree(
@@ -184,4 +184,8 @@ def test_its_view_module_is_found_by_every_host_tool(snap, tmp_path):
     done = plateau("resets", "--games", "snap", "--kills", "2", "--per-game", "2", **copy)
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     said = r"^resets: 2 kill -9 over 1 games .*: 0 stuck, 0 plays lost, 0 doubled"
+    assert re.search(said, done.stdout, re.M), done.stdout
+    done = plateau("chaos", "--game", "snap", **copy)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    said = r"^chaos: 1 whole games \(1 snap\), 7 events emitted: 0 lost .* 0 duplicated"
     assert re.search(said, done.stdout, re.M), done.stdout
