@@ -39,7 +39,11 @@ def add_log(sub, common) -> None:
 def add_replay(sub, common) -> None:
     rp = sub.add_parser("replay", help="re-check a logged game with the rules")
     rp.add_argument("log", type=in_file, help=LOG_HELP)
-    rp.add_argument("--json", action="store_true", help="print only the final position")
+    rp.add_argument(
+        "--json",
+        action="store_true",
+        help="print only the last game's end as JSON (Tock: its final position)",
+    )
     rp.set_defaults(func=cmd_replay)
 
 
