@@ -23,10 +23,12 @@ def plateau(*args: object, **env: str) -> subprocess.CompletedProcess:
 
 def logged(folder: Path, name: str, script: str, *args: object, **env: str) -> Path:
     """The log of `script` played by `plateau sim FOLDER/NAME.table --log FOLDER/NAME.jsonl
-    ARGS...` (which must succeed)."""
+    ARGS...` (which must succeed); its index FOLDER/NAME.sqlite unless ARGS name one (the
+    default, plateau-games.sqlite in the current folder, would be the checkout's)."""
     table = folder / f"{name}.table"
     table.write_text(script)
     log = folder / f"{name}.jsonl"
-    done = plateau("sim", table, "--log", log, *args, **env)
+    db = () if "--db" in args else ("--db", folder / f"{name}.sqlite")
+    done = plateau("sim", table, "--log", log, *db, *args, **env)
     assert done.returncode == 0, done.stderr[-3000:]
     return log
