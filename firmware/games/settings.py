@@ -19,6 +19,9 @@
 #   ("card",)                 a playing card: French (7H, 10C, X) or Spanish (es:12B)
 #   ("card", word)            the same, or that word (`enrol card=cancel`)
 #   ("tag",)                  a card tag's UID in hex (4, 7 or 10 bytes), or "all"
+# Words are lower case (command words, games, setting names, choices: `calibrate on`), but
+# what names a card or a tag is read in either case (7h, 04a31922), and so is the word that
+# stands in its place (`enrol CANCEL`, `unenrol ALL`): one rule a field.
 #   ("position",)             a Tock position (T4), checked by the rules core
 # A setting whose default is None is optional (the game derives it, e.g. Hold'em's big-bet).
 
@@ -150,8 +153,9 @@ def value(name, kind, v, known=None):
             raise SettingsError("%s must be a seat from 1 to %d, not %s" % (name, top, _show(v)))
         return s
     if k == "card":
-        if len(kind) > 1 and v == kind[1]:  # a word the card kind also takes (enrol cancel)
-            return v
+        # a word the card kind also takes (enrol cancel): in either case, as a card's name
+        if len(kind) > 1 and isinstance(v, str) and v.lower() == kind[1]:
+            return kind[1]
         try:
             return card(v)
         except SettingsError as e:
@@ -193,9 +197,9 @@ def card(v, deck=None):
 
 def _tag(name, v):
     """A card tag's UID in hex, 4, 7 or 10 bytes (what `enrolled` and `unknown-tag` events
-    name), upper case; or "all"."""
-    if v == "all":
-        return v
+    name), upper case; or "all" (in either case, as the UID's hex)."""
+    if isinstance(v, str) and v.lower() == "all":
+        return "all"
     if isinstance(v, str) and len(v) in (8, 14, 20):
         u = v.upper()
         for ch in u:

@@ -151,3 +151,36 @@ def test_K2_a_new_of_the_game_played_keeps_what_it_does_not_give():
     assert typed({"cmd": "new", "players": 4}, "pocha", playing)["settings"]["players"] == 4
     # the host, not knowing the game: checked by the board alone
     assert parse_words(["new", "dealer=7"]) == {"cmd": "new", "dealer": 7}
+
+
+def _cased(r, word):
+    """`word` with each letter's case drawn at random."""
+    return "".join(c.upper() if r.below(2) else c.lower() for c in word)
+
+
+def test_a_card_or_tag_field_reads_its_words_in_either_case_other_words_are_lower_case():
+    # `unenrol ALL` was refused while `unenrol 04a31922` (hex in any case) and `enrol 7h`
+    # were taken: the word that stands where a card or a tag goes follows its field's rule
+    from check import Rand
+
+    r = Rand(23)
+    for _ in range(60):
+        assert typed({"cmd": "unenrol", "tag": _cased(r, "all")})["tag"] == "all"
+        assert typed({"cmd": "enrol", "card": _cased(r, "cancel")})["card"] == "cancel"
+        uid = "".join(r.choice("0123456789abcdef") for _ in range(r.choice((8, 14, 20))))
+        assert typed({"cmd": "unenrol", "tag": _cased(r, uid)})["tag"] == uid.upper()
+        card = r.choice(("7h", "10c", "qs", "x", "td"))
+        assert typed({"cmd": "enrol", "card": _cased(r, card)})["card"] == card.upper().replace(
+            "T", "10"
+        )
+        # words (command words, games, choices) are lower case: a refusal names them
+        word = _cased(r, r.choice(("undo", "pause", "snapshot")))
+        if word != word.lower():
+            why = str(raises(SettingsError, typed, {"cmd": word}, "tock"))
+            assert "unknown command" in why and "undo" in why, why
+        mode = _cased(r, "on")
+        if mode != "on":
+            why = str(raises(SettingsError, typed, {"cmd": "calibrate", "mode": mode}))
+            assert "one of on off" in why, why
+    for bad in ("al", "alll", "a11", "ALL!"):
+        assert "tag must be" in str(raises(SettingsError, typed, {"cmd": "unenrol", "tag": bad}))
