@@ -142,3 +142,48 @@ def test_readme_points_at_docs():
     for f in DOCS.rglob("*.md"):
         if f.name != "README.md":
             assert str(f.relative_to(DOCS)) in index, f"docs/README.md does not list {f.name}"
+
+
+def _send_forms() -> dict[str, list[str]]:
+    """`plateau send --help`'s command lines: word -> the arguments it lists by position."""
+    from plateau.commands.board import send_words
+
+    forms = {}
+    for line in send_words().splitlines():
+        words = line.split("(")[0].split()
+        if line.startswith("  ") and words and words[0].islower() and words[0] != "e.g.":
+            forms.setdefault(words[0], [w for w in words[1:] if w.isupper()])
+    return forms
+
+
+def _examples(text: str) -> list[list[str]]:
+    """The commands a text shows for `plateau send`: `word args` in backticks."""
+    return [m.split() for m in re.findall(r"`([a-z]+(?: [^`]*)?)`", text)]
+
+
+def test_send_examples_use_the_form_send_help_lists():
+    # the README wrote `enrol card=7H` where `plateau send --help` lists `enrol CARD`: an
+    # argument the help lists by position is shown by position everywhere (by name once,
+    # to say that it works too)
+    from plateau.commands.board import send_words
+
+    forms = _send_forms()
+    assert forms["enrol"] == ["CARD"] and forms["bet"] == ["SEAT", "AMOUNT"]
+    readme = (ROOT / "README.md").read_text()
+    row = next(line for line in readme.splitlines() if line.startswith("| `plateau send"))
+    help_eg = " ".join(line for line in send_words().splitlines() if "e.g." in line)
+    pieces = re.split(r"[,;(]", help_eg.split("e.g.")[-1])
+    help_eg = " ".join(f"`{c.strip()}`" for c in pieces)
+    shown = 0
+    for where, text in (("README", row), ("send --help", help_eg)):
+        cmds = [w for w in _examples(text) if w[0] in forms and w[0] != "new"]
+        for words in cmds:
+            shown += 1
+            named = [w.split("=", 1) for w in words[1:] if "=" in w]
+            named = [(k, v) for k, v in named if k.upper() in forms[words[0]]]
+            # by name only beside the same command by position (to say that it works too)
+            same = [words[0]] + [v for _, v in named]
+            assert not named or same in cmds, (
+                f"{where} shows {' '.join(words)}; the help lists {words[0]} {forms[words[0]]}"
+            )
+    assert shown >= 6

@@ -33,10 +33,9 @@ def send_words() -> str:
     for game in GAMES:
         for word, decl in declaration(game).COMMANDS.items():
             lines.append(f"  {word} {args(decl)}".rstrip() + f"   ({game})")
-    lines.append(
-        "  e.g. enrol card=7H (waits for the tag and says its UID; kept on the board's flash;"
-    )
-    lines.append("  plateau enrol does a whole deck), unenrol 04A31922, bet 3 40, bid 2 1")
+    lines.append("  e.g. enrol 7H (waits for the tag and says its UID; kept on the board's flash;")
+    lines.append("  plateau enrol does a whole deck), enrol cancel, unenrol 04A31922, unenrol all,")
+    lines.append("  bet 3 40, bid 2 1; an argument goes by position or by name: enrol card=7H")
     return "\n".join(lines)
 
 
@@ -175,7 +174,7 @@ def add_enrol(sub, common) -> None:
         description="For each card in turn: lay its tag on the reader; the table says the "
         "tag's UID and keeps it on its own flash (it lasts across resets; a reset in the "
         "middle loses nothing the table confirmed). A tag that is another card already is "
-        "refused by the table, which waits on for the right one; `plateau send unenrol UID` "
+        "refused by the table, which waits on for the right one; `plateau send unenrol 04A31922` "
         "forgets a tag. A copy of the registry is written here as it goes (--write). "
         "Details: docs/protocol.md, section 8, Enrolment.",
     )
