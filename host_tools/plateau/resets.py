@@ -165,6 +165,22 @@ def choose(game: str, text: str, kills: int, rng: random.Random) -> list[tuple[i
     return sorted(points)
 
 
+def plan(
+    game: str, text: str, n: int, late: bool, rng: random.Random
+) -> tuple[list[tuple[int, float]], int]:
+    """A run's `n` kill points (sorted) and how many of them come before the host starts
+    (0: it is there from the start). With `late`, one of the `n` is an early kill with nobody
+    listening (EARLY), the others are chosen as usual: `--kills N` makes N kills, not N plus
+    the early ones."""
+    if not late:
+        return choose(game, text, n, rng), 0
+    every = places(game, text)["any"]
+    lines = every[EARLY // 2 : EARLY] or every[: len(every) // 2 + 1]  # (a short game)
+    early = (rng.choice(lines), rng.choice((0, 0.001)))
+    points = sorted(choose(game, text, n - 1, rng) + [early])
+    return points, points.index(early) + 1
+
+
 def kind_of(game: str, text: str, line: int) -> list[str]:
     """The places a script line belongs to (to say where the kills landed)."""
     skip = ("any", "mid-save")  # mid-save is said by what the kill left on the flash
@@ -458,13 +474,8 @@ def harness(
                 tally.problems.append(
                     f"{game} seed {gseed}: the reference run failed: {ref.stderr[-300:]}"
                 )
-            points = choose(game, text, n, rng)
-            host_after = 0
-            if (tally.games + seed) % 2 == 0:  # the logger started late: the first kills before it
-                lines = places(game, text)["any"][EARLY // 2 : EARLY]
-                early = (rng.choice(lines), rng.choice((0, 0.001)))
-                points = sorted(points + [early])
-                host_after = points.index(early) + 1
+            late = (tally.games + seed) % 2 == 0  # the logger started late in every other
+            points, host_after = plan(game, text, n, late, rng)
             got = run(text, points, game, base / f"{game}-{k}", mpy, host_after)
             tally.games += 1
             tally.kills += got.kills
