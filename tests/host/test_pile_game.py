@@ -86,3 +86,18 @@ def test_reader_figures_for_piles():
                 f"(mean of {trials}), {reads / trials:.1f} reads, "
                 f"{errors / trials:.1f} failed exchanges"
             )
+
+
+def test_every_game_that_reads_cards_says_which_lie_on_its_pile():
+    """A game with a deck that keeps Game's deal() plays its whole pile again at every
+    reset (the first Snap of docs/adding-a-game.md did: cards doubled, a false game_over);
+    the page's own Snap is played through a reset by tests/host/test_registry.py."""
+    from plateau.fw.games import GAMES, declaration
+    from plateau.fw.games.base import Game
+    from plateau.fw.games.settings import check
+
+    for name in GAMES:
+        decl = declaration(name)
+        game = decl.make(lambda ev: None, (), check(name, {}))
+        if decl.DECK is not None:
+            assert type(game).deal is not Game.deal, f"{name} reads cards and has no deal()"
