@@ -112,14 +112,19 @@ class Sense:
         return cal
 
     def held(self, game, now):
-        """A game loaded while the table runs is told what the goal sensors hold now: the
-        debounce reports changes only, and a ball lying in a goal is not a goal."""
-        deb = self.goals
-        if deb and deb.primed:
-            names = self.board.goals.names()
-            for i in range(len(names)):
-                if deb.stable[i >> 3] >> (i & 7) & 1:
-                    game.on_goal(names[i], 1, now, now)
+        """A game loaded while the table runs is told what the sensors hold now, as the first
+        scan tells a game loaded at power-up: the debounce reports changes only. Pawns
+        standing on their squares are the board as it stands (Tock after Weykick took its
+        camps for empty and asked for every pawn back); a ball lying in a goal is no goal."""
+        for deb in (self.sensors, self.goals):
+            if deb and deb.primed:
+                names = self.board.goals.names() if deb is self.goals else None
+                for i in range(len(names) if names else deb.nbits):
+                    if deb.stable[i >> 3] >> (i & 7) & 1:
+                        if names:
+                            game.on_goal(names[i], 1, now, now)
+                        else:
+                            game.on_sensor(i, 1, now)
 
     def selftest(self):
         """What the board can tell about its own hardware (plateau selftest)."""
