@@ -494,7 +494,7 @@ class TableState:
             if isinstance(w, list) and len(w) == 3 and isinstance(w[2], int)
         ][-FINISHED_KEPT:]
         if s.boot and s.seq:
-            s._repeats.boots[s.boot] = s.seq
+            s._repeats.had(s.boot, s.seq)
         pos = s.view.get("position")
         if s.game == "tock" and isinstance(pos, dict):
             try:
