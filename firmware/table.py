@@ -127,6 +127,11 @@ class Table:
             self.game.strays = []
             self.game.gathered = 0
             self.game.lying(pile)
+        cards = self.sense.cards if self.sense else None
+        if why is None and cards and cards.enrol_as:
+            # a new game: the next card laid is one of its deal, not a tag (docs/protocol.md)
+            self.link.emit({"type": "enrol_ended", "card": cards.enrol_as, "why": "a new game"})
+            cards.enrol_as = None
         return why
 
     def _changed(self):

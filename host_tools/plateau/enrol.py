@@ -91,6 +91,8 @@ def _enrol_one(link: HostLink, card: str, timeout: float, say=print) -> str | No
             return str(ev.get("uid"))
         if kind == "error" and ev.get("what") in ("enrol", "enrolled-tags"):
             say(f"  {ev.get('why')}")
+        if kind == "enrol_ended" and ev.get("card") == card and answered:
+            raise PlateauError(f"the table stopped waiting for the tag of {card}: {ev.get('why')}")
         now = time.monotonic()
         if now > end:
             _cancel(link)

@@ -144,6 +144,8 @@ SHAPES: dict[str, dict[str, tuple[Any, bool]]] = {
     "retake": {"from": (_count, True), "why": (_text, False)},
     "answer": {"ok": (lambda v: isinstance(v, bool), True), "why": (_maybe(_text), False)},
     "error": {"what": (_maybe(_text), False), "why": (_maybe(_text), False)},
+    # a tag awaited (enrol) no longer: a new game started (docs/protocol.md, Enrolment)
+    "enrol_ended": {"card": (_text, True), "why": (_text, False)},
     "bad": {"why": (_text, True), "text": (_text, False)},
 }
 

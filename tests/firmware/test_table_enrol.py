@@ -196,3 +196,39 @@ def test_a_full_table_refuses_the_next_tag_and_says_how_to_make_room():
     # one enrolled already, as that card: no room needed
     assert [e["uid"] for e in _of(evs, "enrolled")] == ["04%012X" % 3]
     assert len(_on_flash(flash)) == ENROL_MAX
+
+
+def test_a_new_game_ends_the_wait_for_a_tag_other_commands_leave_it():
+    # An `enrol` waiting for its tag ended only on `enrol cancel`: after a `new`, the first
+    # card of the new game was refused as the awaited tag. A `new` ends the wait (an
+    # `enrol_ended` event says so, on flash too: a reset after it waits no more); the
+    # game's own commands leave it (a card enrolled mid-game, the game going on around it).
+    # Seeded: which commands come while the tag is awaited, a reset or not.
+    r = Rand(29)
+    for i in range(6):
+        flash = _fresh("ended%d" % i)
+        before = "".join(
+            "send %s\n" % r.choice(("undo", "pause\nsend resume", "config settle_ms=100"))
+            for _ in range(r.below(3))
+        )
+        game = r.choice(("tock players=4", "tock players=2", "weykick"))
+        reset = "reset\nwait 1500\n" if r.below(2) else ""
+        evs = _run(
+            HEAD
+            + "send enrol card=7H\n"
+            + before
+            + "send new %s\n%s" % (game, reset)
+            + "wait 300\ntag %s\nwait 300\n" % A,
+            flash,
+        )
+        assert [(e["card"], e["why"]) for e in _of(evs, "enrol_ended")] == [("7H", "a new game")]
+        assert _of(evs, "enrolled") == [], (game, evs)
+        assert _of(evs, "error", "enrol") == []
+        # the tag laid after it is a card of the game (none: refused as unknown, or no cards)
+        assert _of(evs, "error", "unknown-tag" if game != "weykick" else "no-cards"), evs
+        assert "tags.json" not in os.listdir(flash) or _on_flash(flash) == {}
+        # the same commands without the `new`: still waiting, the tag is enrolled as 7H
+        flash = _fresh("waits%d" % i)
+        evs = _run(HEAD + "send enrol card=7H\n" + before + "tag %s\nwait 300\n" % A, flash)
+        assert [(e["uid"], e["card"]) for e in _of(evs, "enrolled")] == [(A, "7H")], evs
+        assert _of(evs, "enrol_ended") == []

@@ -3,6 +3,9 @@
 import subprocess
 import sys
 
+import pytest
+
+from plateau.errors import PlateauError
 from plateau.sim import Firmware
 
 
@@ -86,3 +89,20 @@ def test_enrol_given_up_cancels_the_wait_on_the_board():
     said = []
     assert _enrol_one(link, "7H", 0.0, said.append) is None
     assert link.sent == [{"cmd": "enrol", "card": "7H"}, {"cmd": "enrol", "card": "cancel"}]
+
+
+def test_enrol_stops_waiting_when_the_table_ends_the_wait():
+    # a `new` sent meanwhile (by another host) ends the wait on the board, with an
+    # `enrol_ended` event: `plateau enrol` says so rather than waiting its whole --timeout
+    from plateau.enrol import _enrol_one
+
+    class Ended(_Link):
+        def events(self):
+            yield {"type": "answer", "id": 1, "ok": True}
+            yield {"type": "enrol_ended", "card": "8H", "why": "a new game"}  # not this one
+            yield {"type": "heartbeat"}
+            yield {"type": "enrol_ended", "card": "7H", "why": "a new game"}
+            raise AssertionError("read on after the wait ended")
+
+    with pytest.raises(PlateauError, match="stopped waiting for the tag of 7H: a new game"):
+        _enrol_one(Ended(), "7H", 60.0, print)
