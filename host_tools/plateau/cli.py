@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import signal
 import sqlite3
 import sys
 
@@ -76,7 +77,12 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
+    if argv is None:  # the command line (not a test calling main)
+        argv = sys.argv[1:]
+        # Ctrl-C stops every command (exit 130, its clean-up done), even one started with
+        # SIGINT ignored, as a script's background job is: serve, bridge, send, calibrate
+        # and sim went on (log and sim --serve set their own handlers, SIGTERM's too)
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     if argv[:1] == ["resets"]:  # its own options and help (plateau/resets.py)
         from plateau import resets
 
