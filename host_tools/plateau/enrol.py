@@ -75,7 +75,29 @@ def enrol(port: str, cards: list[str], write: str | None, baud: int, timeout: fl
 
 def _enrol_one(link: HostLink, card: str, timeout: float, say=print) -> str | None:
     """The UID the next tag laid answered, once the table took it as `card`; None after
-    `timeout` s. The command is sent again (same id: applied once) until it is answered."""
+    `timeout` s. The command is sent again (same id: applied once) until it is answered.
+    Interrupted (Ctrl-C, `kill`), the table stops waiting too, as when the time is up: a
+    board left waiting took the next card of the game for the tag."""
+    import signal
+    import threading
+
+    def stop(*_):
+        raise KeyboardInterrupt
+
+    main = threading.current_thread() is threading.main_thread()
+    before = signal.signal(signal.SIGTERM, stop) if main else None
+    try:
+        return _await_tag(link, card, timeout, say)
+    except KeyboardInterrupt:
+        say(f"  interrupted: the table stops waiting for the tag of {card} too (enrol cancel)")
+        _cancel(link)
+        raise
+    finally:
+        if main:
+            signal.signal(signal.SIGTERM, signal.SIG_DFL if before is None else before)
+
+
+def _await_tag(link: HostLink, card: str, timeout: float, say) -> str | None:
     cmd = {"cmd": "enrol", "card": card}
     cid = link.send(cmd)
     end = time.monotonic() + timeout

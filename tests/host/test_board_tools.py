@@ -106,3 +106,33 @@ def test_enrol_stops_waiting_when_the_table_ends_the_wait():
 
     with pytest.raises(PlateauError, match="stopped waiting for the tag of 7H: a new game"):
         _enrol_one(Ended(), "7H", 60.0, print)
+
+
+def test_enrol_interrupted_cancels_the_wait_on_the_board():
+    # ADV5-6: Ctrl-C on `plateau send enrol 7H` left the board waiting: the next card of the
+    # game was refused as the tag (the play lost). Interrupted at any point of the wait
+    # (seeded), the host says so and the table stops waiting too; the interrupt goes on
+    import random
+
+    from plateau.enrol import _enrol_one
+
+    class Interrupted(_Link):
+        def __init__(self, at):
+            super().__init__()
+            self.at = at
+
+        def events(self):
+            yield {"type": "answer", "id": 1, "ok": True}
+            for _ in range(self.at):
+                yield {"type": "heartbeat"}
+            if len(self.sent) == 1:  # still waiting: Ctrl-C (SIGTERM raises the same)
+                raise KeyboardInterrupt
+            yield {"type": "answer", "id": 2, "ok": True}  # the cancel's
+
+    rng = random.Random(6)
+    for _ in range(10):
+        link, said = Interrupted(rng.randint(0, 5)), []
+        with pytest.raises(KeyboardInterrupt):
+            _enrol_one(link, "7H", 60.0, said.append)
+        assert link.sent == [{"cmd": "enrol", "card": "7H"}, {"cmd": "enrol", "card": "cancel"}]
+        assert "stops waiting for the tag of 7H" in said[-1]
