@@ -82,8 +82,18 @@ class League:
     # --- results ----------------------------------------------------------------------------
 
     def record(self, rec: dict) -> bool:
-        """A finished game (club.state.TableState._finish); False when already recorded."""
+        """A finished game (club.state.TableState._finish); False when already recorded: the
+        same epoch and line, or the same numbered event of the board (boot and seq) ending
+        it, which a log replaced by a copy of itself (a new epoch) brings again."""
         table = rec["table"]
+        boot, last = rec.get("boot"), rec.get("last_seq")
+        if boot is not None and last is not None:
+            had = self.db.execute(
+                "select 1 from club_results where tbl = ? and boot = ? and last_seq = ?",
+                (table, boot, last),
+            ).fetchone()
+            if had:
+                return False
         names = self.seats(table)
         seats = [s for s in rec.get("seats", []) if isinstance(s, str)]
         players = {s: names.get(s) for s in seats}

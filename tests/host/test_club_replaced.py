@@ -1,0 +1,31 @@
+"""A table's log replaced by a copy of itself (a new inode: cp + mv, rsync, a restore from a
+backup) is folded again as a new epoch: each finished game in it was recorded and rated
+again (adversarial finding ADV5-18). A result is the board's numbered event that ended the
+game (boot and seq): recorded once, whatever the epoch."""
+
+import random
+
+from plateau.club.league import League
+from plateau.club.state import fold_log
+from plateau.registry import find
+
+
+def test_a_log_folded_again_under_new_epochs_records_each_result_once(tmp_path):
+    from plateau.cli import main
+
+    rng = random.Random(18)
+    league = League(tmp_path / "club.sqlite")
+    total = 0
+    for game in ("weykick", "holdem"):
+        script = tmp_path / f"{game}.table"
+        script.write_text(find(game).script(rng.randrange(100), "short"))
+        log = tmp_path / f"{game}.jsonl"
+        assert main(["sim", str(script), "--log", str(log)]) == 0
+        first = fold_log(log, game, "e0").finished
+        assert first, game
+        total += len(first)
+        for epoch in range(rng.randint(2, 4)):  # copies of the same log: new epochs
+            for rec in fold_log(log, game, f"e{epoch + 1}").finished:
+                league.record(rec)
+        assert len(league.results(game)) == len(first), game
+    assert len(league.results()) == total
