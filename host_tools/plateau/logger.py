@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import fcntl
 import functools
+import hashlib
 import json
 import os
 import sqlite3
@@ -57,6 +58,11 @@ create table if not exists indexed (
     unindexed_games integer not null default 0
 );
 """
+# which log the index read: its first bytes and the bytes before the offset read (a log
+# replaced by another file at the same path is not the one indexed). Added after the table
+# was made: an index written before gets the column (and no identity, until it commits).
+IDENT_COLUMN = "alter table indexed add column ident text"
+IDENT_BYTES = 4096
 
 
 class LogError(Exception):
@@ -105,9 +111,32 @@ COLUMNS: dict[str, dict[str, str]] = {
         "line": "count",
         "boots": "text",
         "unindexed_games": "count",
+        "ident": "text?",
     },
 }
 REBUILD = "plateau index LOG --db DB --rebuild makes it again from its log"
+
+
+def ident(f: IO[bytes], offset: int) -> str:
+    """A log's identity up to `offset`: a hash of its first bytes and of those before the
+    offset (a log appended to keeps it; another file at the same path has another)."""
+    h = hashlib.sha256()
+    f.seek(0)
+    h.update(f.read(min(offset, IDENT_BYTES)))
+    f.seek(max(0, offset - IDENT_BYTES))
+    h.update(f.read(min(offset, IDENT_BYTES)))
+    return h.hexdigest()[:32]
+
+
+def same_log(path: str | os.PathLike, offset: int, known: str | None) -> bool:
+    """Whether the log at `path` is still the one indexed up to `offset` with identity
+    `known` (None: an index written before identities: believed)."""
+    if known is None:
+        return True
+    with open(path, "rb") as f:
+        if os.fstat(f.fileno()).st_size < offset:
+            return False
+        return ident(f, offset) == known
 
 
 def checked(table: str, columns: str, row: tuple) -> tuple:
@@ -419,6 +448,9 @@ class Index:
     ) -> None:
         self.db = sqlite3.connect(str(path))
         self.db.executescript(SCHEMA)
+        cols = [r[1] for r in self.db.execute("pragma table_info(indexed)")]
+        if "ident" not in cols:
+            self.db.execute(IDENT_COLUMN)
         self.log = str(Path(log).resolve())
         if rebuild:  # before reading any of it: a damaged index is what a rebuild is for
             self._forget()
@@ -429,10 +461,11 @@ class Index:
         self.db.execute("delete from indexed where log = ?", (self.log,))
 
     def _load(self) -> None:
-        cols = "offset, line, boots, unindexed_games"
+        cols = "offset, line, boots, unindexed_games, ident"
         got = self.db.execute(f"select {cols} from indexed where log = ?", (self.log,)).fetchone()
         if got:
             checked("indexed", cols, got)
+        self.ident: str | None = got[4] if got else None
         self.offset: int = got[0] if got else 0
         self.line: int = got[1] if got else 0
         self.unindexed: int = got[3] if got else 0
@@ -467,7 +500,11 @@ class Index:
             return 0
         with f:
             size = os.fstat(f.fileno()).st_size
-            if size < self.offset or (self.offset and not _ends_line(f, self.offset)):
+            if (
+                size < self.offset
+                or (self.offset and not _ends_line(f, self.offset))
+                or (self.ident is not None and ident(f, self.offset) != self.ident)
+            ):  # another log at this path (replaced): read from its first line
                 self._forget()
                 self._load()
             n = 0
@@ -564,10 +601,22 @@ class Index:
     def commit(self) -> None:
         """The rows and how far they go, in one transaction."""
         self._write_row()
+        try:
+            with open(self.log, "rb") as f:
+                self.ident = ident(f, self.offset)
+        except OSError:  # the log gone meanwhile: the next catch-up sees it
+            self.ident = None
         self.db.execute(
-            "insert or replace into indexed (log, offset, line, boots, unindexed_games)"
-            " values (?, ?, ?, ?, ?)",
-            (self.log, self.offset, self.line, json.dumps(self.repeats.boots), self.unindexed),
+            "insert or replace into indexed (log, offset, line, boots, unindexed_games, ident)"
+            " values (?, ?, ?, ?, ?, ?)",
+            (
+                self.log,
+                self.offset,
+                self.line,
+                json.dumps(self.repeats.boots),
+                self.unindexed,
+                self.ident,
+            ),
         )
         self.db.commit()
         self._dirty = 0

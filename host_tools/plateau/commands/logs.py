@@ -275,7 +275,9 @@ def cmd_games(args: argparse.Namespace) -> int:
                 ).fetchall()
                 if not rows:
                     raise PlateauError(f"no game {args.what[1]} in {args.db}")
-                return _show_game(checked("games", GAME_COLUMNS, rows[0]))
+                row = checked("games", GAME_COLUMNS, rows[0])
+                _same_log(db, args.db, row[1])
+                return _show_game(row)
             rows = db.execute(f"select {GAME_COLUMNS} from games order by id").fetchall()
             rows = [checked("games", GAME_COLUMNS, row) for row in rows]
         finally:
@@ -286,6 +288,28 @@ def cmd_games(args: argparse.Namespace) -> int:
         say(_game_line(row))
     print(f"{len(rows)} games in {args.db}" + ("; plateau games show N for one" if rows else ""))
     return 0
+
+
+def _same_log(db: sqlite3.Connection, path: str, log: str) -> None:
+    """PlateauError when the log at `log` is not the one the index read (another file put
+    at its path since: its lines are not this game's)."""
+    from plateau.logger import checked, same_log
+
+    if "ident" not in [r[1] for r in db.execute("pragma table_info(indexed)")]:
+        return  # an index written before identities
+    got = db.execute("select offset, ident from indexed where log = ?", (log,)).fetchone()
+    if got is None:
+        return
+    offset, known = checked("indexed", "offset, ident", got)
+    try:
+        same = same_log(log, offset, known)
+    except OSError as e:
+        raise UsageError(f"the game's log {log}: {e.strerror}") from None
+    if not same:
+        raise PlateauError(
+            f"{log} is not the log {path} indexed (another file was put at its path): its lines"
+            f" are not this game's; plateau index {log} --db {path} --rebuild indexes it again"
+        )
 
 
 def _id(text: str) -> int | None:
