@@ -76,6 +76,10 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
+def _interrupted(*_) -> None:
+    raise KeyboardInterrupt
+
+
 def main(argv: list[str] | None = None) -> int:
     if argv is None:  # the command line (not a test calling main)
         argv = sys.argv[1:]
@@ -83,6 +87,11 @@ def main(argv: list[str] | None = None) -> int:
         # SIGINT ignored, as a script's background job is: serve, bridge, send, calibrate
         # and sim went on (log and sim --serve set their own handlers, SIGTERM's too)
         signal.signal(signal.SIGINT, signal.default_int_handler)
+        # and `kill`, or the terminal closing, end a command as Ctrl-C does (plateau sim left
+        # its firmware running for ever); a signal ignored on purpose (nohup) stays ignored
+        for sig in (signal.SIGTERM, signal.SIGHUP):
+            if signal.getsignal(sig) == signal.SIG_DFL:
+                signal.signal(sig, _interrupted)
     if argv[:1] == ["resets"]:  # its own options and help (plateau/resets.py)
         from plateau import resets
 

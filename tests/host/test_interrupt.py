@@ -55,3 +55,35 @@ def test_a_command_started_with_sigint_ignored_stops_on_it(tmp_path, command):
         if command != "serve":
             os.close(master)
             os.close(slave)
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP])
+def test_plateau_sim_killed_stops_its_firmware(tmp_path, sig):
+    # ADV5-23: `plateau sim` ended by SIGTERM or SIGHUP (kill, the terminal closed, a CI
+    # timeout) left its micropython child running for ever, a fifth of a core
+    (tmp_path / "long.table").write_text("table weykick\n" + "wait 60000\n" * 50)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "plateau", "sim", "long.table", "--json"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        cwd=tmp_path,
+    )
+    try:
+        assert proc.stdout is not None
+        assert '"hello"' in proc.stdout.readline()  # the firmware runs and talks
+        with open(f"/proc/{proc.pid}/task/{proc.pid}/children") as f:
+            children = [int(c) for c in f.read().split()]
+        assert children
+        proc.send_signal(sig)
+        assert proc.wait(timeout=60) == 130
+        for child in children:
+            assert not os.path.exists(f"/proc/{child}") or _zombie(child), child
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+
+
+def _zombie(pid):
+    with open(f"/proc/{pid}/stat") as f:
+        return f.read().rsplit(")", 1)[1].split()[0] == "Z"
