@@ -634,6 +634,16 @@ class Index:
         self.db.close()
 
 
+def _same_file(a: Path, b: Path) -> bool:
+    """One file by two names (the same path, or the same file through a link)."""
+    if a.resolve() == b.resolve():
+        return True
+    try:
+        return a.samefile(b)
+    except OSError:  # one of them does not exist yet
+        return False
+
+
 def _ends_line(f: IO[bytes], offset: int) -> bool:
     f.seek(offset - 1)
     return f.read(1) == b"\n"
@@ -645,6 +655,8 @@ class Logger:
 
     def __init__(self, path: str | os.PathLike, db: str | os.PathLike | None = None):
         self.path = Path(path)
+        if db and _same_file(self.path, Path(db)):  # a typo: SQLite would write over lines
+            raise LogError(f"{db} is the log itself: the index (--db) needs a file of its own")
         self.file = open(self.path, "a+b")  # noqa: SIM115 (kept open)
         try:
             fcntl.flock(self.file.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
