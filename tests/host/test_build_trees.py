@@ -62,3 +62,21 @@ def test_each_tree_runs_its_own_modules_and_only_those(tmp_path):
     assert _modules(built_a) == _modules(built_b)
     for m in _modules(built_a):
         assert (open(os.path.join(built_a, m), "rb").read()[:1]) == b"M"  # an .mpy header
+
+
+def test_a_wrong_plateau_firmware_is_said_in_one_line(tmp_path):
+    # ADV5-17: a typo, a file, a folder that is no firmware tree: a traceback in every command
+    (tmp_path / "q.table").write_text("table weykick\n")
+    for bad in (tmp_path / "nonexistent", tmp_path / "q.table", tmp_path):
+        for args in (["sim", "q.table"], ["--help"], ["games"]):
+            done = subprocess.run(
+                [sys.executable, "-m", "plateau", *args],
+                env=dict(os.environ, PLATEAU_FIRMWARE=str(bad)),
+                capture_output=True,
+                text=True,
+                cwd=tmp_path,
+                timeout=120,
+            )
+            assert done.returncode == 2, (bad, args, done.stderr)
+            assert "is not a firmware tree" in done.stderr and "Traceback" not in done.stderr
+            assert len(done.stderr.splitlines()) == 1
