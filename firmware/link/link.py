@@ -65,7 +65,9 @@ class Link:
         self.hellos = 0  # host hellos answered
         self._next = 1  # the next event to resend ...
         self._until = 0  # ... up to this one (nothing to resend when _next > _until)
-        self._answers = []  # (id, refusal or None) of the last commands, oldest first
+        # [id, refusal or None, the command's CRC] of the last commands, oldest first: the
+        # CRC tells a command sent again from another sent with the same id
+        self._answers = []
         self._on_wire = 0  # events up to this seq went on the wire (or never will)
         self._flushing = False
 
@@ -204,11 +206,13 @@ class Link:
         self.seq = self._on_wire = self._until = seq
         self._next = seq + 1
         answers = kept.get("answers")
-        if isinstance(answers, list):
+        if isinstance(answers, list):  # (a save of before the CRC holds no third: any goes)
             self._answers = [
-                (a[0], a[1])
+                [a[0], a[1], a[2] if len(a) == 3 and isinstance(a[2], int) else None]
                 for a in answers[-_REMEMBERED:]
-                if isinstance(a, list) and len(a) == 2 and (a[1] is None or isinstance(a[1], str))
+                if isinstance(a, list)
+                and len(a) in (2, 3)
+                and (a[1] is None or isinstance(a[1], str))
             ]
         return True
 
@@ -259,14 +263,23 @@ class Link:
             self.tell(self.host.snapshot() if self.host else {"type": "snapshot"})
             self._answer(cid, None)
             return
+        crc = None
         if cid is not None:
-            for old, why in self._answers:
+            from binascii import crc32
+
+            crc = crc32(payload) & 0x3FFFFFFF  # a small int on the board
+            for old, why, was in self._answers:
+                if old == cid and was not in (None, crc):  # the id of another command
+                    self._answer(
+                        cid, "id %r was another command's: send this one with a new id" % (cid,)
+                    )
+                    return
                 if old == cid:  # sent again: the host did not hear the answer
                     self._answer(cid, why)
                     return
         why = self.host.command(cmd) if self.host else "unknown command " + name
         if cid is not None:
-            self._answers.append((cid, why))
+            self._answers.append([cid, why, crc])
             if len(self._answers) > _REMEMBERED:
                 self._answers.pop(0)
         self._answer(cid, why)

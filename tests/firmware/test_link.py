@@ -248,3 +248,50 @@ class Host:
 
     def snapshot(self):
         return {"type": "snapshot"}
+
+
+def test_P4_an_id_used_again_for_another_command_is_refused_not_taken_for_a_resend():
+    # ADV5-16: {"cmd":"hand","id":2} then {"cmd":"fold","seat":"1","id":2}: the fold was
+    # answered ok (the hand's answer again) and never applied. Seeded: ids reused, commands
+    # sent again, across the link's memory saved and taken up (a reset); a memory saved
+    # before the CRC (two fields an answer) answers any command with a known id as a resend
+    from check import Rand
+
+    def fresh(boot):
+        link = Link(w.write, boot, ring=Ring(4096, 64))
+        link.serve(Host(lambda cmd: applied.append(cmd) and None))
+        return link
+
+    r = Rand(16)
+    refused = []
+    for trial in range(6):
+        w = Wire()
+        applied = []
+        link = fresh("feed00%02d" % trial)
+        known = {}  # the model: id -> the payload first sent with it (None: not known)
+        want = []  # (id, ok) of each answer, in order
+        for _ in range(30):
+            cid = r.int(1, 6)  # fewer ids than the board remembers answers
+            payload = '{"cmd":"%s","id":%d}' % (r.choice(("undo", "hand", "pause")), cid)
+            if known.get(cid) and r.below(2):
+                payload = known[cid]  # the same command sent again
+            if r.below(8) == 0:  # a reset: the memory goes to flash and comes back
+                kept = json.loads(json.dumps(link.keep()))
+                if r.below(2):  # as a save from before the CRC kept it
+                    kept["answers"] = [a[:2] for a in kept["answers"]]
+                    known = dict.fromkeys(known)
+                link = fresh(link.boot)
+                assert link.restore(kept)
+            n = len(applied)
+            link.receive(frame.encode(payload.encode()))
+            if cid not in known:
+                known[cid] = payload
+                want.append((cid, True))
+                assert len(applied) == n + 1
+            else:  # answered from memory, or refused: never applied again
+                want.append((cid, known[cid] in (None, payload)))
+                assert len(applied) == n
+        got = [(a["id"], a["ok"]) for a in events(w.out) if a["type"] == "answer"]
+        assert got == want, (trial, got, want)
+        refused += [a["why"] for a in events(w.out) if a["type"] == "answer" and not a["ok"]]
+    assert refused and all("another command" in why for why in refused), refused
