@@ -41,7 +41,11 @@ def add_sim(sub, common) -> None:
     s.add_argument("--realtime", action="store_true", help="run at the speed of the script")
     s.add_argument("--log", type=out_file, help="also write the events to this JSON-lines file")
     s.add_argument("--db", type=out_file, help="and index its games in this SQLite file")
-    s.add_argument("--quiet-board", action="store_true", help="no Tock board drawn after each move")
+    s.add_argument(
+        "--quiet-board",
+        action="store_true",
+        help="no Tock board drawn after each move (the same as --board none)",
+    )
     s.add_argument(
         "--micropython",
         metavar="PATH",
@@ -170,6 +174,8 @@ def play(
 
 
 def cmd_sim(args: argparse.Namespace) -> int:
+    if args.quiet_board:  # it was read by nothing: the board was drawn anyway
+        args.board = "none"
     if args.script:
         check_script(args.script)
     elif not args.serve:
