@@ -40,6 +40,44 @@ create table if not exists club_results (
 """
 
 
+def _texts(v: object) -> bool:
+    return isinstance(v, list) and all(isinstance(s, str) for s in v)
+
+
+# club_results' JSON columns, and what each must hold
+_JSON = {
+    9: ("seats", _texts, "a list of seats"),
+    10: (
+        "players",
+        lambda v: isinstance(v, dict) and all(p is None or isinstance(p, str) for p in v.values()),
+        "seats and their players",
+    ),
+    11: ("ranking", lambda v: isinstance(v, list) and all(_texts(g) for g in v), "groups of seats"),
+    12: ("score", lambda v: True, "JSON"),
+}
+
+
+def _stored(row: tuple, i: int) -> object:
+    """A JSON column of a club_results row, of its kind; DamagedIndex (one line, the way out)
+    when not: a damaged row was a traceback, or its seats silently dropped."""
+    from plateau.events import clean, excerpt
+    from plateau.logger import DamagedIndex
+
+    name, ok, kind = _JSON[i]
+    try:
+        value = json.loads(row[i])
+        good = ok(value)
+    except (ValueError, TypeError):  # not JSON, or not text at all
+        good = False
+    if good:
+        return value
+    shown = clean(excerpt(repr(row[i]), 40))
+    raise DamagedIndex(
+        f"damaged club result {row[0]}: club_results.{name} holds {shown}, not {kind}; delete"
+        f" it (delete from club_results where id = {row[0]}) or restore the file"
+    )
+
+
 def check_name(name: object) -> str:
     if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME:
         raise ValueError(f"a player's name is 1-{MAX_NAME} characters")
@@ -150,10 +188,10 @@ class League:
                     "lines": [r[4], r[5]],
                     "boot": r[6],
                     "seqs": [r[7], r[8]],
-                    "seats": json.loads(r[9]),
-                    "players": json.loads(r[10]),
-                    "ranking": json.loads(r[11]),
-                    "score": json.loads(r[12]),
+                    "seats": _stored(r, 9),
+                    "players": _stored(r, 10),
+                    "ranking": _stored(r, 11),
+                    "score": _stored(r, 12),
                     "duration_s": r[13],
                     "finished": r[14],
                 }

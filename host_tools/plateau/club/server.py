@@ -17,6 +17,7 @@ import hmac
 import json
 import os
 import secrets
+import sqlite3
 import sys
 import time
 import weakref
@@ -198,7 +199,11 @@ class Server:
 
     @web.middleware
     async def _headers(self, request: web.Request, handler):
-        resp = await handler(request)
+        try:
+            resp = await handler(request)
+        except sqlite3.Error as e:  # a damaged database: said, not a traceback and a 500
+            print(f"plateau serve: {e}", file=sys.stderr)
+            resp = web.json_response({"error": str(e)}, status=503)
         resp.headers.update(HEADERS)
         return resp
 
