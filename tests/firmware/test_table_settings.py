@@ -184,3 +184,23 @@ def test_a_card_or_tag_field_reads_its_words_in_either_case_other_words_are_lowe
             assert "one of on off" in why, why
     for bad in ("al", "alll", "a11", "ALL!"):
         assert "tag must be" in str(raises(SettingsError, typed, {"cmd": "unenrol", "tag": bad}))
+
+
+def test_H4_a_big_bet_below_the_big_blind_is_refused_blinds_too():
+    # ADV5-9: fixed limit with big-bet=10 and blinds 25/50 took turn bets of 10, and `blinds`
+    # raised the blinds past a big bet set. Seeded blinds and big bets
+    from check import Rand
+
+    r = Rand(9)
+    for _ in range(40):
+        small = r.int(1, 500)
+        bet = r.int(1, 2000)
+        given = {"blinds": "%d/%d" % (small, 2 * small), "structure": "fixed-limit"}
+        given["big-bet"] = bet
+        if bet < 2 * small:
+            assert "below the big blind" in refused("holdem", **given)
+        else:
+            assert check("holdem", given)["big-bet"] == bet
+    s = check("holdem", {"structure": "fixed-limit", "big-bet": 10, "blinds": "1/2"})
+    s["blinds"] = "25/50"  # what `blinds 25/50` checks (tracker._blinds)
+    assert "big-bet 10 is below the big blind 50" in str(raises(SettingsError, check, "holdem", s))

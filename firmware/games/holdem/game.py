@@ -36,13 +36,20 @@ COMMANDS = {
 
 
 def agree(s):
-    """H2: the big blind is twice the small. (A stack short of a blind is no error: that
-    seat posts what it has and is all in, H2.)"""
+    """H2: the big blind is twice the small; H3, H4: a big bet set is no smaller than the big
+    blind, the smallest bet (checked for `blinds` too: it raised the blinds past a big bet
+    set). (A stack short of a blind is no error: that seat posts what it has, all in, H2.)"""
     small, big = s["blinds"].split("/")
     if int(big) != 2 * int(small):
         return "blinds: the big blind is twice the small (H2): %s/%d, not %s" % (
             small,
             2 * int(small),
             s["blinds"],
+        )
+    if s.get("big-bet", int(big)) < int(big):
+        return "big-bet %d is below the big blind %s, the smallest bet (H4): %s or more" % (
+            s["big-bet"],
+            big,
+            big,
         )
     return None
