@@ -94,10 +94,10 @@ def test_every_game_that_reads_cards_says_which_lie_on_its_pile():
     the page's own Snap is played through a reset by tests/host/test_registry.py."""
     from plateau.fw.games import GAMES, declaration
     from plateau.fw.games.base import Game
-    from plateau.fw.games.settings import check
+    from plateau.fw.table import make_game
 
     for name in GAMES:
         decl = declaration(name)
-        game = decl.make(lambda ev: None, (), check(name, {}))
+        game = make_game(name, lambda ev: None, (), {})
         if decl.DECK is not None:
             assert type(game).deal is not Game.deal, f"{name} reads cards and has no deal()"
