@@ -9,8 +9,9 @@ its view module's `replay()` makes (plateau/views/<game>.py).
 - Pocha (K7, K8, K10): each trick goes to the card the rules say wins it (the trump turned,
   the led suit), each hand's tricks taken are the tricks counted, its scores follow K8 from
   the bids, and the running totals add up; the final ranking is the totals, highest first.
-- Hold'em (H6, H9): chips are neither made nor lost (the stacks after every hand add up to
-  what the table started with), and every pot is shared out in full.
+- Hold'em (H4, H6, H9): chips are neither made nor lost (the stacks after every hand add up
+  to what the table started with), every pot is shared out in full, and no seat checks, calls
+  or bets on a street before its community cards are laid (a fold may come at any time).
 
 What a log cannot tell (a Weykick goal the sensor never saw, a Pocha card laid by the wrong
 seat) it cannot check; what it can, it does, and the first event that does not follow is
@@ -167,9 +168,25 @@ class Holdem:
         self.chips: int | None = None
         self.hands = 0
         self.stacks: dict[str, int] = {}
+        self.board: int | None = None  # community cards laid this hand; None: not known
+
+    BOARD_DUE = {"flop": 3, "turn": 4, "river": 5}
 
     def feed(self, ev: dict) -> None:
         kind = ev.get("type")
+        if kind == "hand_start":
+            self.board = 0
+        elif kind in ("card", "snapshot", "resumed") and isinstance(ev.get("board"), list):
+            self.board = len(ev["board"])
+        elif kind in ("gap", "bad", "retake"):
+            self.board = None  # a card may be among the events lost
+        elif kind == "action" and ev.get("action") != "fold" and self.board is not None:
+            due = self.BOARD_DUE.get(str(ev.get("street")), 0)
+            if self.board < due:
+                raise Mismatch(
+                    f"seat {ev.get('seat')} {ev.get('action')} on the {ev['street']} with "
+                    f"{self.board} of {due} community cards laid (H4)"
+                )
         if kind == "hand_start" and "stacks" in ev:
             total = sum(ev["stacks"].values()) + sum(ev.get("blinds", {}).values())
             if self.chips is None:

@@ -170,3 +170,59 @@ def test_H2_blinds_change_between_hands_keeping_stacks_and_button():
         assert second["blinds"] == {"3": 2, "1": 4}  # the new blinds, left of the button
         assert sum(second["stacks"].values()) + 6 == sum(end.values())
         assert of(evs, "game") == []
+
+
+def test_H4_no_action_on_a_street_before_its_community_cards_are_laid():
+    # ADV5-4: a check on a flop with no flop, a bet on a turn nobody had seen. Seeded random
+    # sessions of the tracker: cards laid, seats acting (in turn and out of it) and resets
+    # (the game saved and read back) in any order. A street's round (all but a fold: H4,
+    # folding is allowed at any time) is played once its cards are laid, after its `street`.
+    import json
+
+    from check import Rand
+
+    from games.holdem.tracker import HoldemGame
+
+    rnd = Rand(4)
+    ranks = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+    streets = ("pre-flop", "flop", "turn", "river")
+    bets = refusals = 0  # actions taken after the flop; refusals for cards not laid
+    for n in range(150):
+        k = rnd.int(2, 5)
+        out = []
+        structure = rnd.choice(["no-limit", "pot-limit", "fixed-limit"])
+        settings = {"seats": k, "stacks": rnd.int(3, 60), "structure": structure}
+        g = HoldemGame(out.append, (), settings)
+        assert g.command({"cmd": "hand"}) is None
+        deck = [r + s for r in ranks for s in "SHDC"]
+        board, announced = 0, 0  # cards laid; the last street announced
+        for _ in range(60):
+            h = g.hand
+            if h.over:
+                break
+            r = rnd.below(10)
+            if r < 3 and deck:  # the dealer lays a card
+                g.on_card(deck.pop(rnd.below(len(deck))), "u", 0)
+            elif r == 3:  # a reset: the whole game saved, then read back
+                state = json.loads(json.dumps(g.state()))
+                g = HoldemGame(out.append, (), settings)
+                g.restore(state)
+            else:
+                seat = h.to_act if rnd.below(4) else rnd.choice(h.seats)
+                action = rnd.choice(["check", "call", "call", "bet", "raise", "fold", "allin"])
+                step = h.step() if structure == "fixed-limit" else h.min_raise
+                street = h.street
+                said = g.command({"cmd": action, "seat": seat or "1", "amount": h.current + step})
+                if said is None and action != "fold":
+                    assert board >= (0, 3, 4, 5)[street], (n, streets[street], board, action)
+                    assert announced >= street, (n, streets[street], announced)
+                    bets += street > 0
+                elif said and "community cards laid; lay them first (H4)" in said:
+                    refusals += 1
+            for e in out:
+                if e["type"] == "card" and "board" in e:
+                    board = len(e["board"])
+                elif e["type"] == "street":
+                    announced = streets.index(e["street"])
+            del out[:]
+    assert bets > 50 and refusals > 50, (bets, refusals)

@@ -65,6 +65,37 @@ def test_a_changed_log_fails_with_the_rule(logs, game, tmp_path):
         assert f"line {i + 1}" in done.stdout and words in done.stdout, done.stdout
 
 
+def test_H4_an_action_logged_before_its_streets_cards_fails(logs, tmp_path):
+    """ADV5-4: a log where a seat bets on a street before its cards were laid (as the table
+    took it before it refused that) does not replay clean; a fold at that point does."""
+    evs = [json.loads(ln) for ln in logs["holdem"].read_text().splitlines()]
+    due = {"flop": 3, "turn": 4, "river": 5}
+    moved = 0
+    for i, ev in enumerate(evs):
+        if ev.get("type") != "action" or ev.get("street") not in due:
+            continue
+        # the card that completed this street's board: the action goes just before it
+        j = max(k for k in range(i) if len(evs[k].get("board") or ()) == due[ev["street"]])
+        if ev["action"] == "fold":
+            continue
+        for action in ("fold", ev["action"]):  # a fold may come at any time (H4)
+            out = evs[:j] + [dict(ev, action=action)] + evs[j:i] + evs[i + 1 :]
+            seq = 0
+            for e in out:  # numbered again in their new order (a number met twice is dropped)
+                if "seq" in e:
+                    seq += 1
+                    e["seq"] = seq
+            bad = tmp_path / "early.jsonl"
+            bad.write_text("".join(json.dumps(e) + "\n" for e in out))
+            done = plateau("replay", str(bad))
+            assert done.returncode == (action != "fold"), (i, action, done.stdout)
+        assert f"line {j + 1}" in done.stdout and "community cards laid (H4)" in done.stdout
+        moved += 1
+        if moved >= 3:
+            break
+    assert moved >= 3
+
+
 def test_a_script_from_a_position_replays(tmp_path):
     """`position FILE` starts the game from there with a `game` event: the live view and
     replay follow it (they took the first legal move for a wrong one)."""

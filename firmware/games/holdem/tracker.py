@@ -363,6 +363,15 @@ class HoldemGame(Game):
         if action in ("bet", "raise") and not isinstance(amount, int):
             return "%s needs an amount: the total bet to make this round" % action
         street, betting = STREETS[h.street], h.to_act is not None  # before the action
+        due = self._board_due()
+        if betting and len(self.board) < due and action != "fold":
+            # H4: a street's round is played once its cards are turned (a fold may come at
+            # any time); an action here would be a bet on cards nobody has seen
+            return "the %s is not out: %d of %d community cards laid; lay them first (H4)" % (
+                street,
+                len(self.board),
+                due,
+            )
         try:
             h.act(seat, action, amount)
         except Refused as e:
