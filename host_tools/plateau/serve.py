@@ -101,8 +101,8 @@ class Served:
 
 
 def serve(script: str | None, say=print, **firmware) -> int:
-    """Serves until Ctrl-C or SIGTERM (or the firmware ends); 0, or 1 if the firmware
-    failed."""
+    """Serves until Ctrl-C or SIGTERM, or until the firmware ends (a `repl` command ends the
+    simulated table, and it says so); 0, or 1 if the firmware failed."""
     import signal
 
     def stop(*_):
@@ -137,4 +137,10 @@ def serve(script: str | None, say=print, **firmware) -> int:
         if ended and code:
             say(err.strip() or f"the simulated table stopped (exit {code})")
             return 1
+        if ended:  # its year of waiting is not over: the table left table mode
+            say(
+                f"the simulated table has ended: a `repl` command hands a board to its REPL "
+                f"(safe mode, for mpremote), which the simulator has not; {served.port} is "
+                "served no more"
+            )
     return 0

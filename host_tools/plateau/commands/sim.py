@@ -36,7 +36,8 @@ def add_sim(sub, common) -> None:
         action="store_true",
         help="put the simulated table on a serial port of its own (a pty, printed) for "
         "plateau log/send/selftest/calibrate or any serial tool, in real time, playing the "
-        "script (or idle: a Tock table for 4) until Ctrl-C",
+        "script (or idle: a Tock table for 4) until Ctrl-C (or a `repl` command, which ends "
+        "it)",
     )
     s.add_argument("--realtime", action="store_true", help="run at the speed of the script")
     s.add_argument("--log", type=out_file, help="also write the events to this JSON-lines file")
