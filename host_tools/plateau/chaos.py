@@ -48,7 +48,7 @@ from typing import IO
 
 from plateau import registry
 from plateau.registry import find
-from plateau.sim import Firmware
+from plateau.sim import Firmware, dies_with_parent
 
 # The games with a generator slot (plateau/views/), in the order that draws each one's
 # faults (a game's index seeds them: the four first, as they always were, so that their runs
@@ -390,6 +390,7 @@ def play(spec: Spec, keep: Path | None = None) -> dict:
             + ["--log", str(work / "game.jsonl"), "--db", str(work / "games.sqlite")],
             stdout=view,
             stderr=err,
+            preexec_fn=dies_with_parent(),
         )
     truth = Truth(work)
     episodes = plan(rng, spec.speed, spec.max_cut)

@@ -13,7 +13,8 @@ INTERRUPTED = 130  # Ctrl-C
 
 CODES = f"""exit codes: {OK} done; {FAILED} the answer is no (a refusal, a mismatch, a failed
 check); {USAGE} bad input (options, files, scripts); {NO_BOARD} no port, a busy port, or no answer
-from the board; {INTERRUPTED} interrupted"""
+from the board; {INTERRUPTED} interrupted (Ctrl-C, kill's SIGTERM, the terminal closed: a simulator
+the command ran goes with it)"""
 
 
 class PlateauError(Exception):

@@ -48,7 +48,7 @@ from plateau.build import BUILD, build
 from plateau.commands import SEED, out_folder, whole
 from plateau.logger import read_log
 from plateau.registry import find
-from plateau.sim import command
+from plateau.sim import command, dies_with_parent
 
 # The games the harness plays (those with a generator slot), in the order that seeds each
 # one's runs: the four as they always were, a game added since after them
@@ -235,7 +235,13 @@ class Board:
         env = dict(os.environ, MICROPYPATH=str(self.mpy))
         with open(self.errors, "ab") as err:
             self.proc = subprocess.Popen(
-                cmd, stdin=self.master, stdout=self.master, stderr=err, env=env, cwd=self.mpy
+                cmd,
+                stdin=self.master,
+                stdout=self.master,
+                stderr=err,
+                env=env,
+                cwd=self.mpy,
+                preexec_fn=dies_with_parent(),
             )
 
     def line(self) -> int:
@@ -272,6 +278,7 @@ def logger(board: Board, work: Path) -> subprocess.Popen:
             + ["--log", str(work / "log.jsonl"), "--db", str(work / "games.sqlite")],
             stdout=subprocess.DEVNULL,
             stderr=out,
+            preexec_fn=dies_with_parent(),
         )
 
 

@@ -3,11 +3,14 @@ host tools read it through pyserial exactly as they read a board on /dev/ttyUSB0
 
 from __future__ import annotations
 
+import ctypes
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tty
+from collections.abc import Callable
 from pathlib import Path
 
 from plateau import HARDWARE
@@ -31,6 +34,31 @@ HEAP = "96k"
 # which takes the code off the heap; `plateau sim --micropython build/mp32/micropython
 # --heap 111936` plays a script that way (docs/chip.md).
 SIM_HEAP = "320k"
+
+
+PR_SET_PDEATHSIG = 1  # linux/prctl.h
+
+
+def dies_with_parent() -> Callable[[], None] | None:
+    """A `preexec_fn` for a child a plateau command starts (the simulated board, a harness's
+    `plateau log`): the child is killed when this process ends, however it ends (SIGTERM,
+    SIGHUP when the terminal closes, kill -9), where before a `micropython` waiting for its
+    gone host ran on for ever (adversarial tester's finding 23). Linux's prctl
+    PR_SET_PDEATHSIG, which follows the thread that started the child: start children from
+    the thread that lives as long as they should (every caller does: the main one). None
+    where there is no prctl (not Linux): there only the commands' own stopping ends them."""
+    try:
+        prctl = ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+    parent = os.getpid()
+
+    def preexec() -> None:
+        prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+        if os.getppid() != parent:  # the parent was gone before the line above
+            os._exit(1)
+
+    return preexec
 
 
 def micropython() -> str:
@@ -97,7 +125,13 @@ class Firmware:
         # and nothing there must be imported (the firmware's .py sources would compile onto
         # the heap; .mpy files would shadow the frozen modules)
         self.proc = subprocess.Popen(
-            cmd, stdin=master, stdout=master, stderr=subprocess.PIPE, env=env, cwd=state_dir
+            cmd,
+            stdin=master,
+            stdout=master,
+            stderr=subprocess.PIPE,
+            env=env,
+            cwd=state_dir,
+            preexec_fn=dies_with_parent(),
         )
         os.close(master)
 

@@ -159,6 +159,9 @@ def play(
             raise
         # the simulator ended before its port could be opened (its pty went with it): its
         # exit code and its words say why, below
+    except BaseException:  # interrupted: the simulator goes now (wait() gives it 10 s)
+        fw.stop()
+        raise
     finally:
         link.close()
         if logger:
