@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import json
 import time
-from pathlib import Path
 
 from plateau import HARDWARE
+from plateau.commands import write_out
+from plateau.errors import PlateauError
 from plateau.hostlink import HostLink, LinkError
 
 
@@ -124,7 +125,12 @@ def calibrate(
         say(f"  MISMATCH {w}")
     if write:
         current["bits"] = bits
-        Path(write).write_text(json.dumps(current, indent=1) + "\n")
+        found = json.dumps(current, indent=1) + "\n"
+        try:
+            write_out(write, found)
+        except PlateauError:
+            say(found)  # the map found is not lost: it is on the screen
+            raise
         say(
             f"sensor map written to {write}"
             + (" (skipped squares as they were)" if skipped else "")

@@ -47,6 +47,7 @@ from pathlib import Path
 from typing import IO
 
 from plateau import registry
+from plateau.commands import write_out
 from plateau.registry import find
 from plateau.sim import Firmware, dies_with_parent
 
@@ -661,6 +662,6 @@ def main(args) -> int:
     for text in summary(t):
         print(text)
     if args.json:
-        Path(args.json).write_text(json.dumps(t, indent=1, default=dict) + "\n")
+        write_out(args.json, json.dumps(t, indent=1, default=dict) + "\n")
     late = t["recovery_over_3s"]
     return 1 if broken(t) or late else 0

@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 from pathlib import Path
+
+from plateau.errors import PlateauError
 
 
 class Bounded:
@@ -50,11 +53,29 @@ SEED = whole(0, 2**63 - 1)
 
 
 def out_file(text: str) -> str:
-    """An argparse `type` for a file an option writes: not a folder (relative paths are
-    from the current folder, as every path option's)."""
-    if Path(text).is_dir():
+    """An argparse `type` for a file an option writes: not a folder, in a folder that is
+    there and may be written in (relative paths are from the current folder, as every path
+    option's). Checked before the command runs: a chaos run wrote its totals into a missing
+    folder after the whole run, in a traceback (adversarial tester's finding 24)."""
+    path = Path(text)
+    if path.is_dir():
         raise argparse.ArgumentTypeError(f"{text} is a folder; a file name is wanted")
+    folder = path.parent
+    if not folder.is_dir():
+        there = "is not a folder" if folder.exists() else "is not there"
+        raise argparse.ArgumentTypeError(f"{text}: its folder {folder} {there}")
+    if not os.access(path if path.exists() else folder, os.W_OK):
+        raise argparse.ArgumentTypeError(f"{text}: no permission to write it")
     return text
+
+
+def write_out(path: str, text: str) -> None:
+    """Writes the file an option names (checked by out_file, but a disk fills, a folder
+    goes): what went wrong in one line, not a traceback."""
+    try:
+        Path(path).write_text(text)
+    except OSError as e:
+        raise PlateauError(f"cannot write {path}: {e.strerror or e}") from None
 
 
 def out_folder(text: str) -> str:

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
-from plateau.commands import SEED, Bounded, out_file, whole
+from plateau.commands import SEED, Bounded, out_file, whole, write_out
 from plateau.errors import UsageError
 
 # The quickest pace a table follows: the reader looks for a new tag every 40 ms
@@ -97,7 +96,7 @@ def _settings(game: str, given: dict) -> dict:
 
 def _out(output: str | None, script: str, summary: str) -> int:
     if output:
-        Path(output).write_text(script)
+        write_out(output, script)
         print(f"{summary} -> {output}", file=sys.stderr)
     else:
         sys.stdout.write(script)
