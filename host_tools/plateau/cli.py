@@ -96,6 +96,12 @@ def main(argv: list[str] | None = None) -> int:
         from plateau import resets
 
         return resets.main(argv[1:])
+    from plateau import FIRMWARE, registry
+
+    trouble = registry.declaration_trouble()  # a game's declarations, before anything runs
+    if trouble:
+        print(f"plateau: {FIRMWARE}: {trouble}", file=sys.stderr)
+        return 2
     args = parser().parse_args(argv)
     try:
         return args.func(args)

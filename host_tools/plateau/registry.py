@@ -60,3 +60,36 @@ def generated(seeding: tuple[str, ...]) -> tuple[str, ...]:
     every other such game of the registry in its order."""
     known = [g for g in seeding if g in names()]
     return tuple(known + [g for g in names() if g not in known and find(g).script])
+
+
+def declaration_trouble() -> str | None:
+    """What is wrong with a game's declarations (games/<name>/game.py), in one line naming
+    the game, the setting or argument, and why; None if nothing. Every declared default is
+    checked against its own kind, the settings' in order as the checker reads them (a game
+    ran with target=0 out of its 1..52, and a later `new dflt target=5` was refused for a
+    style nobody gave: finding 20). Asked once, on the host, before a plateau command runs:
+    the board's heap pays nothing for it."""
+    from plateau.fw.games.settings import value
+
+    for name in games.GAMES:
+        try:
+            mod = games.declaration(name)
+            decls = [("setting", None, d) for d in mod.SETTINGS]
+            decls += [("argument of", w, d) for w, ds in mod.COMMANDS.items() for d in ds]
+        except Exception:  # an import error or a malformed declaration: said as it is later
+            return None
+        known: dict = {}
+        for what, word, decl in decls:
+            if not (isinstance(decl, tuple) and len(decl) == 3):
+                return f"{name}: {decl!r} in its game.py is not (name, kind, default)"
+            key, kind, default = decl
+            where = f"{what} {word} {key!r}" if word else f"{what} {key!r}"
+            if default is None:
+                continue
+            try:
+                typed = value(key, kind, default, known)
+            except Exception as e:  # SettingsError; a kind that is no kind says what it can
+                return f"{name}: the default of {where} ({default!r}) is not of its kind: {e}"
+            if not word:
+                known[key] = typed
+    return None
