@@ -62,13 +62,20 @@ def generated(seeding: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(known + [g for g in names() if g not in known and find(g).script])
 
 
+# The words the command language itself uses in a command object: its word, its id, and the
+# game a `new` names. A setting or a command argument so named could never be sent (`pick
+# id=3` read as the command's id; `new gs game=4` as a game's name): adversarial tester's
+# finding 25.
+RESERVED = ("cmd", "id", "game")
+
+
 def declaration_trouble() -> str | None:
     """What is wrong with a game's declarations (games/<name>/game.py), in one line naming
     the game, the setting or argument, and why; None if nothing. Every declared default is
     checked against its own kind, the settings' in order as the checker reads them (a game
     ran with target=0 out of its 1..52, and a later `new dflt target=5` was refused for a
-    style nobody gave: finding 20). Asked once, on the host, before a plateau command runs:
-    the board's heap pays nothing for it."""
+    style nobody gave: finding 20), and no name may be one of RESERVED (finding 25). Asked
+    once, on the host, before a plateau command runs: the board's heap pays nothing for it."""
     from plateau.fw.games.settings import value
 
     for name in games.GAMES:
@@ -84,6 +91,11 @@ def declaration_trouble() -> str | None:
                 return f"{name}: {decl!r} in its game.py is not (name, kind, default)"
             key, kind, default = decl
             where = f"{what} {word} {key!r}" if word else f"{what} {key!r}"
+            if key in RESERVED:
+                return (
+                    f"{name}: {where} is a word of the command language itself; these names"
+                    f" are taken: {', '.join(RESERVED)}"
+                )
             if default is None:
                 continue
             try:

@@ -1,7 +1,9 @@
 """A game's declarations (games/<name>/game.py) are checked before any plateau command runs:
 every default against its own kind (adversarial tester's finding 20: a game ran with
 target=0 out of its 1..52, and a style not among its choices surfaced later as if a user had
-given it). One line, naming the game, the name and why; exit 2."""
+given it), and no setting or command argument may take a word of the command language itself,
+cmd, id or game (finding 25: such a command, or `new`, could never be sent). One line, naming
+the game, the name and why; exit 2."""
 
 import os
 import random
@@ -69,3 +71,22 @@ def test_a_bad_default_is_refused_in_one_line(tmp_path):
     fw = tree(tmp_path / "good", good[0], {"pick": (("n", ("int", 1, 9), None),)})
     done = plateau("--help", firmware=fw)
     assert done.returncode == 0, done.stderr[-1500:]
+
+
+def test_a_name_the_command_language_uses_is_refused_in_one_line(tmp_path):
+    """Seeded: each of cmd, id, game as a setting or as a command's argument, in its own
+    tree; the word's own game runs without it (the last test's good tree)."""
+    rng = random.Random(25)
+    for i, word in enumerate(rng.sample(registry.RESERVED, len(registry.RESERVED))):
+        if rng.random() < 0.5:
+            settings = (("target", ("int", 1, 9), 3), (word, ("int", 1, 9), 1))
+            commands = {}
+        else:
+            settings = (("target", ("int", 1, 9), 3),)
+            commands = {"pick": (("n", ("int", 1, 9), None), (word, ("int", 1, 9), None))}
+        fw = tree(tmp_path / f"fw{i}", settings, commands)
+        done = plateau(rng.choice(["--help", "games", "size"]), firmware=fw)
+        said = done.stderr.strip().splitlines()
+        assert done.returncode == 2, (settings, commands, done.stderr[-1500:])
+        assert len(said) == 1 and "dflt: " in said[0] and repr(word) in said[0], said
+        assert "command language" in said[0], said
