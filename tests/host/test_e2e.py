@@ -200,6 +200,43 @@ def test_plateau_send_and_its_errors(tmp_path):
     assert done.returncode == 3 and "cannot open /dev/nonexistent-plateau" in done.stderr
 
 
+def test_send_new_game_is_checked_against_the_tables_kept_settings_by_the_board(tmp_path):
+    """`plateau send new GAME k=v` (adversarial tester's finding 14): the host checked k=v
+    against the game's default settings, so `new pocha dealer=8` on an 8-player table, or six
+    stacks on a 6-seat Hold'em table, were refused (exit 2) though the board takes them. The
+    host checks each value's own kind; what depends on the kept settings the board refuses in
+    words (exit 1). Seeded table sizes."""
+    import random
+
+    rng = random.Random(14)
+    script = tmp_path / "s.table"
+    script.write_text("table tock players=4\nwait 100\n")
+    fw = Firmware(script, "--wait-host")
+
+    def send(*words):
+        return plateau("send", "--port", fw.port, "--timeout", "60", *words, timeout=120)
+
+    try:
+        players = rng.choice([5, 6, 8])
+        assert send("new", "pocha", f"players={players}").returncode == 0
+        done = send("new", "pocha", f"dealer={rng.randint(5, players)}")
+        assert done.returncode == 0 and "done" in done.stdout, done.stderr
+        seats = rng.randint(5, 10)
+        assert send("new", "holdem", f"seats={seats}").returncode == 0
+        stacks = ",".join(str(rng.randint(1, 500)) for _ in range(seats))
+        done = send("new", "holdem", f"stacks={stacks}", f"button={rng.randint(5, seats)}")
+        assert done.returncode == 0 and "done" in done.stdout, done.stderr
+        short = ",".join(["7"] * (seats - 1))  # agrees with no kept seat count: the board says
+        done = send("new", "holdem", f"stacks={short}")
+        assert done.returncode == 1 and f"{seats - 1} values for {seats} seats" in done.stdout
+        done = send("new", "holdem", "button=0")  # its own kind: the host refuses at once
+        assert done.returncode == 2 and "button must be a seat" in done.stderr
+        done = send("new", "holdem", "dealer=2")
+        assert done.returncode == 2 and "unknown setting 'dealer' for holdem" in done.stderr
+    finally:
+        fw.stop()
+
+
 def test_P2_board_reset_mid_game_resumes_and_the_log_replays(tmp_path):
     game = generate("king-exit", 3, seed=11)
     lines = game.script.split("\n")

@@ -83,13 +83,38 @@ def add_ports(sub, common) -> None:
     pt.set_defaults(func=cmd_ports)
 
 
+def _new(words: list[str]) -> dict:
+    """`new [GAME] k=v ...` checked as far as the host knows: the game's name, and each
+    setting by its own kind. What depends on other settings (a seat up to the players, one
+    stack per seat) is the board's to check: it knows the table's kept settings, which a `new`
+    that does not give them keeps, where the host knows only the defaults (`new pocha
+    dealer=8` on an 8-player table was refused here: adversarial tester's finding 14). The
+    board refuses in words what does not agree."""
+    from plateau.fw.games import declaration
+    from plateau.fw.games.settings import SettingsError, value
+    from plateau.fw.link.commands import parse_words
+
+    game = words[1] if len(words) > 1 and "=" not in words[1] else None
+    cmd = parse_words([w for i, w in enumerate(words) if i != 1 or game is None])
+    if game is None:
+        return cmd  # the game played: the board alone knows which
+    kinds = {d[0]: d[1] for d in declaration(game).SETTINGS}
+    for key, v in cmd.items():
+        if key == "cmd":
+            continue
+        if key not in kinds:
+            raise SettingsError(f"unknown setting {key!r} for {game}; known: {', '.join(kinds)}")
+        value(key, kinds[key], v)  # no other setting known: a seat up to 10, any stack count
+    return {"cmd": "new", "game": game, **{k: v for k, v in cmd.items() if k != "cmd"}}
+
+
 def cmd_send(args: argparse.Namespace) -> int:
     from plateau.fw.link.commands import parse_words
     from plateau.hostlink import HostLink, LinkError
     from plateau.ports import resolve
 
     try:
-        cmd = parse_words(args.words)
+        cmd = parse_words(args.words) if args.words[:1] != ["new"] else _new(args.words)
     except ValueError as e:
         raise UsageError(str(e)) from None
     port = resolve(args.port)
