@@ -92,16 +92,16 @@ def main(argv: list[str] | None = None) -> int:
         for sig in (signal.SIGTERM, signal.SIGHUP):
             if signal.getsignal(sig) == signal.SIG_DFL:
                 signal.signal(sig, _interrupted)
-    if argv[:1] == ["resets"]:  # its own options and help (plateau/resets.py)
-        from plateau import resets
-
-        return resets.main(argv[1:])
     from plateau import FIRMWARE, registry
 
     trouble = registry.declaration_trouble()  # a game's declarations, before anything runs
     if trouble:
         print(f"plateau: {FIRMWARE}: {trouble}", file=sys.stderr)
         return 2
+    if argv[:1] == ["resets"]:  # its own options and help (plateau/resets.py)
+        from plateau import resets
+
+        return resets.main(argv[1:])
     args = parser().parse_args(argv)
     try:
         return args.func(args)
