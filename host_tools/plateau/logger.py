@@ -101,7 +101,7 @@ COLUMNS: dict[str, dict[str, str]] = {
         "last_seq": "count?",
         "game": "scalar?",
         "rules": "scalar?",
-        "players": "scalar?",
+        "players": "count?",
         "moves": "count",
         "winner": "scalar?",
     },
@@ -149,6 +149,28 @@ def checked(table: str, columns: str, row: tuple) -> tuple:
                 f"damaged index: {table}.{name} holds {shown}, not {kind}; {REBUILD}"
             )
     return row
+
+
+def check_all(db: sqlite3.Connection) -> None:
+    """Every row of the index (every log's), each value of its column's kind, each game's
+    lines in order: DamagedIndex if not. Every command that opens an index (to read it or to
+    write into it) calls this first, so one damaged value is refused by all of them alike, not
+    only by the one that happens to read its row (a row whose `log` is not text is no log's:
+    a reader that selects by log never sees it)."""
+    for table, kinds in COLUMNS.items():
+        have = {r[1] for r in db.execute(f"pragma table_info({table})")}
+        cols = ", ".join(c for c in kinds if c in have)
+        if not cols:
+            continue  # no such table (yet): nothing in it to be damaged
+        for row in db.execute(f"select {cols} from {table}"):
+            checked(table, cols, row)
+            if table == "indexed" and "boots" in have:
+                _boots(row[cols.split(", ").index("boots")])
+            if table == "games" and row[2] > row[3]:  # first_line, last_line
+                raise DamagedIndex(
+                    f"damaged index: game {row[0]} starts at line {row[2]}, after its last"
+                    f" line {row[3]}; {REBUILD}"
+                )
 
 
 def _boots(text: str) -> dict[str, dict]:
@@ -390,7 +412,7 @@ class Row:
     last_seq: int | None
     game: str | int | None
     rules: str | int | None
-    players: str | int | None
+    players: int | None
     moves: int
     winner: str | int | None
 
@@ -407,11 +429,12 @@ def plays(game: object) -> tuple[str, str]:
         return ("move", "moves")
 
 
-def _players(ev: dict) -> str | int | None:
+def _players(ev: dict) -> int | None:
     """How many play, from whichever field a game's greeting or `game` event says it in."""
     for where in (ev.get("position"), ev, ev.get("settings")):
-        if isinstance(where, dict) and _scalar(where.get("players")) is not None:
-            return _scalar(where["players"])
+        n = where.get("players") if isinstance(where, dict) else None
+        if _count_ok(n) and not isinstance(n, bool):  # a number: a word is not a count
+            return n
     stacks = ev.get("stacks")  # Hold'em's `game` event: a stack a seat
     return len(stacks) if isinstance(stacks, dict) and stacks else None
 
@@ -454,6 +477,10 @@ class Index:
         self.log = str(Path(log).resolve())
         if rebuild:  # before reading any of it: a damaged index is what a rebuild is for
             self._forget()
+            # rows whose log is not text are no log's: no rebuild of a log would reach them
+            self.db.execute("delete from games where typeof(log) != 'text'")
+            self.db.execute("delete from indexed where typeof(log) != 'text'")
+        check_all(self.db)
         self._load()
 
     def _forget(self) -> None:

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from plateau.commands import in_file, out_file, seconds
 from plateau.errors import NoBoard, PlateauError, UsageError
+from plateau.events import clean
 from plateau.hostlink import LinkError
 from plateau.view import say
 
@@ -260,7 +261,7 @@ GAME_COLUMNS = "id, log, game, rules, players, moves, winner, first_line, last_l
 
 
 def cmd_games(args: argparse.Namespace) -> int:
-    from plateau.logger import checked
+    from plateau.logger import check_all, checked
 
     if not Path(args.db).exists():
         raise UsageError(f"no index {args.db} (plateau log and plateau sim --log --db write one)")
@@ -269,6 +270,7 @@ def cmd_games(args: argparse.Namespace) -> int:
     try:
         db = sqlite3.connect(f"file:{args.db}?mode=ro", uri=True)
         try:
+            check_all(db)  # as every command that opens the index does
             if args.what:
                 rows = db.execute(
                     f"select {GAME_COLUMNS} from games where id = ?", (_id(args.what[1]),)
@@ -304,11 +306,12 @@ def _same_log(db: sqlite3.Connection, path: str, log: str) -> None:
     try:
         same = same_log(log, offset, known)
     except OSError as e:
-        raise UsageError(f"the game's log {log}: {e.strerror}") from None
+        raise UsageError(f"the game's log {clean(log)}: {e.strerror}") from None
     if not same:
         raise PlateauError(
-            f"{log} is not the log {path} indexed (another file was put at its path): its lines"
-            f" are not this game's; plateau index {log} --db {path} --rebuild indexes it again"
+            f"{clean(log)} is not the log {path} indexed (another file was put at its path): its"
+            f" lines are not this game's; plateau index {clean(log)} --db {path} --rebuild"
+            " indexes it again"
         )
 
 
@@ -354,7 +357,7 @@ def _show_game(row: tuple) -> int:
                 times.append(t)
             lines.append(show(ev))
     except OSError as e:
-        raise UsageError(f"the game's log {log}: {e.strerror}") from None
+        raise UsageError(f"the game's log {clean(log)}: {e.strerror}") from None
     if len(times) > 1:
         s = (max(times) - min(times)) // 1000
         say(f"duration {s // 60} min {s % 60:02d} s (board clock, first to last timed event)")
