@@ -125,6 +125,9 @@ def cmd_broker(args: argparse.Namespace) -> int:
     users = {u: secrets.token_urlsafe(12) for u in [*tables, READER]}
     try:
         write_config(folder, args.port, users, host=args.host)
+    except ValueError as e:  # a folder the broker could not reach
+        print(f"plateau club-broker: {e}", file=sys.stderr)
+        return 1
     except (OSError, FileNotFoundError) as e:
         print(f"plateau club-broker: {e} (is mosquitto installed?)", file=sys.stderr)
         return 1

@@ -6,6 +6,7 @@ a free port, in a folder of their own) and by `plateau broker` to write such a s
 from __future__ import annotations
 
 import os
+import pwd
 import shutil
 import socket
 import subprocess
@@ -34,6 +35,15 @@ def write_config(
     """mosquitto.conf, passwd (hashed by mosquitto_passwd) and acl in `folder`. `stay_root`:
     a broker started as root stays root (the tests on CI, which run as root, in a folder the
     `mosquitto` user may not read); a club's broker drops to the `mosquitto` user."""
+    owner = None if stay_root else broker_user()
+    if owner is not None:
+        closed = _closed_to(folder, *owner)
+        if closed is not None:
+            raise ValueError(
+                f"the broker, started as root, runs as the user mosquitto, which cannot reach"
+                f" {folder} ({closed} is closed to it): put the broker's folder elsewhere"
+                " (e.g. /etc/mosquitto/plateau) or set it up as another user"
+            )
     folder.mkdir(parents=True, exist_ok=True)
     passwd = folder / "passwd"
     fd = os.open(passwd, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)  # never world-readable
@@ -64,7 +74,36 @@ def write_config(
     if stay_root and os.geteuid() == 0:
         text += "user root\n"
     conf.write_text(text)
+    if owner is not None:  # it reads passwd and acl, writes its log and persistence here
+        for path in (folder, passwd, folder / "acl", conf):
+            os.chown(path, *owner)
     return conf
+
+
+def broker_user() -> tuple[int, int] | None:
+    """(uid, gid) of the user a broker started as root runs as (mosquitto 2 drops to the
+    `mosquitto` user): None when not root (the broker runs as whoever starts it, who owns
+    the files) or when there is no such user."""
+    if os.geteuid() != 0:
+        return None
+    try:
+        u = pwd.getpwnam("mosquitto")
+    except KeyError:
+        return None
+    return u.pw_uid, u.pw_gid
+
+
+def _closed_to(folder: Path, uid: int, gid: int) -> Path | None:
+    """The first folder above `folder` that user uid (group gid) may not pass through."""
+    for parent in reversed(folder.resolve().parents):
+        try:
+            st = parent.stat()
+        except OSError:
+            return None  # not made yet: made by us (root, 755)
+        bit = 0o100 if st.st_uid == uid else 0o010 if st.st_gid == gid else 0o001
+        if not st.st_mode & bit:
+            return parent
+    return None
 
 
 class Mosquitto:

@@ -158,6 +158,7 @@ class Bridge:
         self._lock = threading.Lock()
         self._acked: set[int] = set()
         self._connected = threading.Event()
+        self._said_unreachable = False  # said once until the broker is reached
         self._lost = threading.Event()
         self._load_cursor()
 
@@ -259,17 +260,31 @@ class Bridge:
         c.on_connect, c.on_disconnect, c.on_publish = on_connect, on_disconnect, on_publish
         try:
             c.connect(self.broker.host, self.broker.port, keepalive=5)
-        except OSError:
+        except OSError as e:
+            self._unreachable(e.strerror or str(e))
             return None
         c.loop_start()
         t0 = time.monotonic()
         while not self._connected.wait(0.05):
             if self._lost.is_set() or time.monotonic() - t0 > 5 or self.stop.is_set():
                 c.loop_stop()
+                if not self._lost.is_set() and not self.stop.is_set():
+                    self._unreachable("no answer within 5 s")
                 return None
         self.connections += 1
+        self._said_unreachable = False
         c.publish(pres, json.dumps({"online": True, "since": time.time()}), qos=1, retain=True)
         return c
+
+    def _unreachable(self, why: str) -> None:
+        """Said once until the broker is reached again: the table and its log go on (the
+        lines are published from the log once the broker is back)."""
+        if not self._said_unreachable:
+            self._said_unreachable = True
+            self.say(
+                f"bridge: broker {self.broker.host}:{self.broker.port} unreachable ({why});"
+                " the table and its log go on, published once it is back"
+            )
 
     def run(self, follow: bool = True) -> None:
         f = None
@@ -406,7 +421,9 @@ class Feed:
         )
         self.client.reconnect_delay_set(1, 2)
         self.client.on_connect = self._on_connect
+        self.client.on_connect_fail = self._on_connect_fail
         self.client.on_disconnect = self._on_disconnect
+        self._said_unreachable = False  # said once until the broker is reached
         self.client.on_message = self._on_message
 
     def _on_connect(self, client, userdata, flags, rc, props) -> None:
@@ -418,7 +435,16 @@ class Feed:
             [("plateau/+/state", 1), ("plateau/+/presence", 1), ("plateau/+/events", 1)]
         )
         self.connected.set()
+        self._said_unreachable = False
         self.say(f"connected to the broker at {self.broker.host}:{self.broker.port}")
+
+    def _on_connect_fail(self, client, userdata) -> None:
+        if not self._said_unreachable:
+            self._said_unreachable = True
+            self.say(
+                f"broker {self.broker.host}:{self.broker.port} unreachable; the scoreboard"
+                " goes on and keeps trying"
+            )
 
     def _on_disconnect(self, client, userdata, flags, rc, props) -> None:
         self.connected.clear()
