@@ -1,11 +1,14 @@
 """What the host tests that play table scripts share: the `plateau` command run as a user runs
-it (a subprocess), and a script played through `plateau sim SCRIPT --log LOG`."""
+it (a subprocess), a script played through `plateau sim SCRIPT --log LOG`, and a log with one
+event changed."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 
@@ -32,3 +35,12 @@ def logged(folder: Path, name: str, script: str, *args: object, **env: str) -> P
     done = plateau("sim", table, "--log", log, *db, *args, **env)
     assert done.returncode == 0, done.stderr[-3000:]
     return log
+
+
+def tampered(lines: list[str], i: int, change: Callable[[dict], object], path: Path) -> Path:
+    """`path`, holding the log `lines` with the event of line i (0-based) changed by `change`
+    (which edits the event in place) and every other line as it was."""
+    ev = json.loads(lines[i])
+    change(ev)
+    path.write_text("\n".join(lines[:i] + [json.dumps(ev)] + lines[i + 1 :]) + "\n")
+    return path

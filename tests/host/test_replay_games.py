@@ -5,7 +5,7 @@ import json
 import random
 
 import pytest
-from simkit import logged, plateau
+from simkit import logged, plateau, tampered
 from test_docs import examples
 
 from plateau.gen import generate_pocha
@@ -56,10 +56,7 @@ def test_a_changed_log_fails_with_the_rule(logs, game, tmp_path):
         at = [i for i, ln in enumerate(lines) if f'"type":"{kind}"' in ln]
         assert at, kind
         i = rnd.choice(at)
-        ev = json.loads(lines[i])
-        change(ev)
-        bad = tmp_path / f"{kind}.jsonl"
-        bad.write_text("\n".join(lines[:i] + [json.dumps(ev)] + lines[i + 1 :]) + "\n")
+        bad = tampered(lines, i, change, tmp_path / f"{kind}.jsonl")
         done = plateau("replay", str(bad))
         assert done.returncode == 1, (kind, done.stdout)
         assert f"line {i + 1}" in done.stdout and words in done.stdout, done.stdout

@@ -5,12 +5,11 @@ its `game` event says only the settings, not a position). Every ordered pair of 
 made by the simulator; each game's own events changed in turn (seeded), the change reported."""
 
 import itertools
-import json
 import random
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from simkit import logged, plateau
+from simkit import logged, plateau, tampered
 
 from plateau.logger import read_log
 from plateau.view import View
@@ -98,10 +97,7 @@ def test_F4_a_changed_event_of_either_game_is_reported(logs, pair, tmp_path):
         kind, change = TAMPER[game]
         at = [i for i in range(lo, hi) if f'"type":"{kind}"' in lines[i]]
         i = rnd.choice(at)
-        ev = json.loads(lines[i])
-        change(ev)
-        bad = tmp_path / f"{game}.jsonl"
-        bad.write_text("\n".join(lines[:i] + [json.dumps(ev)] + lines[i + 1 :]) + "\n")
+        bad = tampered(lines, i, change, tmp_path / f"{game}.jsonl")
         done = plateau("replay", str(bad))
         assert done.returncode == 1, (pair, game, kind, done.stdout, done.stderr)
         assert f"line {i + 1} " in done.stdout + done.stderr, (pair, game, done.stdout)
