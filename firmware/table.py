@@ -203,8 +203,9 @@ class Table:
         UID and card, and how many tags are enrolled here) goes out; refused, an `error`
         says why and the table waits on for the right tag."""
         cards = self.sense.cards
-        why = cards.learn(bytes.fromhex(uid), card)
-        laid = cards.card_of(bytes.fromhex(uid))
+        raw = bytes.fromhex(uid)
+        why = cards.learn(raw, card)
+        laid = cards.card_of(raw)
         if laid and self.game:  # it lies on the pile: not a card played (games/base.py)
             self.game.lying((laid,))
         if why:
