@@ -36,6 +36,7 @@ WAITING = const(1)  # waiting out the backoff before the next attempt
 CONNECTING = const(2)  # TCP connect (and the TLS handshake) under way
 OPENING = const(3)  # CONNECT sent, waiting for CONNACK
 UP = const(4)  # connected: publishing
+NAMES = ("off", "waiting", "connecting", "opening", "up")
 
 _CONNECT = const(0x10)
 _CONNACK = const(0x20)
