@@ -27,7 +27,7 @@ FIRMWARE_SRC := $(shell find firmware -name '*.py') tests/firmware/manifest.py
 FW_TESTS := $(sort $(basename $(notdir $(wildcard tests/firmware/test_*.py))))
 
 .PHONY: setup test lint typecheck mpy mp32 pytest mpytest size deploy firmware demo bench chaos \
-	resets clean hardware hardware-check club-bench mqtt-soak
+	resets clean hardware hardware-check club-bench
 
 setup: $(STAMP)
 
@@ -169,5 +169,6 @@ clean:
 # refuses. Prints the counts; fails if an event was lost, duplicated or out of order, or a
 # command not answered. Needs mosquitto.
 MQTT_SECONDS ?= 300
+.PHONY: mqtt-soak
 mqtt-soak: $(STAMP)
 	$(BIN)/python tests/host/mqttcampaign.py --seconds $(MQTT_SECONDS) --runs 3
