@@ -129,7 +129,9 @@ class Client:
         self._addr = None
         self._sock = None
         self._poll = None
-        self._reset_io()
+        self._tx_at = self._tx_n = self._rx_at = self._rx_n = self._skip = 0
+        self._ping = False
+        self._t_heard = self._t_sent = self._t_wait = 0
         self._next_pid = 0
         self._sub_pid = 0
         self.state = OFF
@@ -176,7 +178,7 @@ class Client:
 
     def stop(self):
         """DISCONNECT (so the broker does not publish the will), then close."""
-        if self.state in (OPENING, UP):
+        if self.state in (OPENING, UP) and self._sock is not None:
             try:
                 self._sock.write(b"\xe0\x00")
             except OSError:
@@ -233,24 +235,27 @@ class Client:
         self._t = now
 
     def _connecting(self, now):
+        sock, poll = self._sock, self._poll
+        if sock is None or poll is None:
+            return
         ready = 0
-        for _, ready in self._poll.ipoll(0):
+        for _, ready in poll.ipoll(0):
             pass
         if ready & _POLL_BAD:
             self._failed(now, "broker %s:%d refused the connection" % (self._host, self._port))
         elif ready & _POLLOUT:
             try:
                 if self._tls is not None:
-                    self._poll.unregister(self._sock)
-                    self._sock = self._tls.wrap_socket(
-                        self._sock,
+                    poll.unregister(sock)
+                    self._sock = sock = self._tls.wrap_socket(
+                        sock,
                         server_side=False,
                         do_handshake_on_connect=False,  # it goes on in the writes below
                         server_hostname=self._hostname or self._host,
                     )
-                    self._poll.register(self._sock, _POLLIN)
+                    poll.register(sock, _POLLIN)
                 else:
-                    self._poll.modify(self._sock, _POLLIN)
+                    poll.modify(sock, _POLLIN)
             except OSError as e:
                 self._failed(now, "TLS: %s" % _err(e))
                 return
@@ -262,7 +267,9 @@ class Client:
             self._failed(now, "broker %s:%d: no answer" % (self._host, self._port))
 
     def _io(self, now):
-        sock = self._sock
+        sock, poll = self._sock, self._poll
+        if sock is None or poll is None:
+            return
         try:
             if self._tx_at < self._tx_n:
                 end = min(self._tx_n, self._tx_at + _WRITE_PER_STEP)
@@ -273,7 +280,7 @@ class Client:
                     if self._tx_at == self._tx_n:
                         self._tx_at = self._tx_n = 0
             ready = 0
-            for _, ready in self._poll.ipoll(0):
+            for _, ready in poll.ipoll(0):
                 pass
             if ready:  # data, or the end of the connection (readinto says which)
                 room = len(self._rx) - self._rx_n
@@ -725,7 +732,7 @@ def _err(e):
         return "refused"
     if code == errno.ECONNRESET:
         return "reset"
-    if code in (errno.EPIPE, errno.ENOTCONN):
+    if code == 32 or code == errno.ENOTCONN:  # EPIPE: not in an ESP32's errno
         return "closed"
     if code in (errno.ETIMEDOUT, 116):
         return "timed out"
