@@ -89,9 +89,12 @@ $(MP32): $(FIRMWARE_SRC) $(MP32_BUILD)
 	@echo "building $@: 32-bit MicroPython with the firmware and the simulator frozen in"
 	@bash $(MP32_BUILD) $@ tests/firmware/manifest.py
 
-# whole games on the chip's interpreter (tests/host/test_chip.py), when it was built
+# whole games on the chip's interpreter (tests/host/test_chip.py), when it was built.
+# Two workers side by side (pytest-xdist): most tests wait on a simulated board, a pty or a
+# broker, so two halve the time on 2 cores; a worker that is idle takes tests from the other.
+PYTEST_JOBS ?= 2
 pytest: $(STAMP) mp32
-	$(if $(HAVE_MP32),PLATEAU_MP32=$(abspath $(MP32)) )$(BIN)/pytest
+	$(if $(HAVE_MP32),PLATEAU_MP32=$(abspath $(MP32)) )$(BIN)/pytest -n $(PYTEST_JOBS) --dist worksteal
 
 # The firmware's own tests under the real `micropython` command, ESP32 heap, one process per
 # test module (each starts from a fresh heap, as a board does); a whole table (test_sim_*,

@@ -1,6 +1,8 @@
 import sys
 from pathlib import Path
 
+import pytest
+
 from plateau import FIRMWARE
 
 # The firmware's own tests (tests/firmware, collected here as well as run under MicroPython)
@@ -16,6 +18,19 @@ sys.path.insert(0, str(Path(__file__).parent / "host"))
 # Figures a test measured (soak counts, fault counts): printed at the end of the run, so
 # `make test` shows them whatever pytest captures.
 REPORT: list[str] = []
+
+
+def pytest_sessionfinish(session):
+    # under pytest-xdist (make test runs two workers side by side) each worker hands its
+    # figures to the controller, which prints them all
+    workeroutput = getattr(session.config, "workeroutput", None)
+    if workeroutput is not None:
+        workeroutput["report"] = list(REPORT)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error):
+    REPORT.extend(getattr(node, "workeroutput", {}).get("report", ()))
 
 
 def pytest_terminal_summary(terminalreporter):
