@@ -120,7 +120,8 @@ deploy: mpy
 
 # An ESP32 image with the firmware frozen in (firmware/manifest.py), flashed when PORT is
 # given: needs ESP-IDF (exported) and a MicroPython source tree (MPY_DIR); without them it
-# prints the commands (a dry run). BOARD as for deploy; VARIANT=SPIRAM_OCT for an S3 N8R2.
+# prints the commands (a dry run). BOARD as for deploy; VARIANT=SPIRAM_OCT for the S3 board
+# (ESP32-S3-DevKitC-1-N8R8: its PSRAM is octal; the default variant drives quad PSRAM).
 VARIANT ?=
 MPY_DIR ?=
 firmware: $(STAMP)
