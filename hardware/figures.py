@@ -395,8 +395,9 @@ def led_lines(f: dict, lay: geometry.Layout) -> list[str]:
     vih = parts.LED.logic.vih_at(5.0)
     return [
         f"- {n} WS2812B: {len(lay.bits)} under the squares (LED i under sensors.json's bit "
-        f"i), {pm['spot']} at the card spot, {pm['goals']['A']} and {pm['goals']['B']} at the "
-        "goals; each at its square's corner, outside a 21 mm pawn base, under a "
+        f"i), LED {pm['spot']} at the card spot, LEDs {pm['goals']['A']} and "
+        f"{pm['goals']['B']} in goals A and B; each at its square's corner, outside a 21 mm "
+        "pawn base, under a "
         f"{geometry.LED_WINDOW_MM:g} mm clear acrylic window through the top",
         f"- current: {full} mA full white ({pm['ma_channel']} mA a colour: "
         f"{parts.LED_MA_CHANNEL.src}), {pm['ma_idle']} mA dark ({parts.LED_IDLE_MA.src}). "

@@ -91,8 +91,8 @@ def fuse() -> str:
         _pad(1, 0, 0, square=True, drill=0.9, size=1.8),
         _pad(2, p, 0, drill=0.9, size=1.8),
     ]
-    return _footprint("Fuse_Radial_P5.10mm", "radial PTC fuse, leads 5.1 mm apart (Bourns MF-R "
-                      f"series: {parts.FUSE_PITCH_MM.src})", body)  # fmt: skip
+    return _footprint("Fuse_Radial_P5.10mm", f"radial PTC fuse, leads {p:g} mm apart "
+                      f"({parts.FUSE_PITCH_MM.src})", body)  # fmt: skip
 
 
 def sot23_adapter() -> str:
