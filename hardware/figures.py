@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from hardware import geometry
+from hardware import geometry, parts
 from hardware.parts import Figure
 
 # --- firmware timing (tests/host/test_circuit.py checks these against the firmware) --------
@@ -81,8 +81,7 @@ SENSORS = [
            "80 Hz, but one pole only and a leadless package: every magnet the same way up, "
            "every sensor on a reflowed PCB"),
     Sensor("DRV5033FA", "omnipolar", "open-drain", 0.0,
-           Figure(3500.0, "uA", _DRV5033 + " s.6.5 Electrical Characteristics, ICC max; "
-                  "value from memory, not found in a public text", check=True),
+           Figure(parts.HALL.draw[1].value * 1000, "uA", parts.HALL.draw[1].src, check=True),
            Figure(6.9, "mT", _DRV5033 + " s.6.7 Magnetic Characteristics, FA BOP max; "
                   "value from memory, not found in a public text (6.9 mT is the AJ "
                   "version's typical BOP in TI SLIS164 s.1: the FA's maximum may differ)",
@@ -252,76 +251,286 @@ def chain_lines(ch: Chain) -> list[str]:
     ]
 
 
-# --- power -----------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Load:
-    what: str
-    rail: str  # "3V3" (through the DevKitC's regulator, from its USB) or "5V" (sensor input)
-    typ_ma: float
-    max_ma: float
-    src: str
-
-
-def loads(sensor: Sensor | None = None) -> list[Load]:
-    s = sensor or chosen()
-    typ = DRV5033_ICC_TYP.value / 1000 if s.part == "DRV5033FA" else s.icc_ua.value / 1000
-    return [
-        Load("ESP32, CPU at 240 MHz, radio off", "3V3", 50, 68,
-             "ESP32 Series Datasheet s.5 (Modem-sleep, 240 MHz: 30-68 mA)"),
-        Load("USB-UART bridge, power LED, regulator", "3V3", 15, 25,
-             "allowance (CP2102N and the DevKitC's LED; not from a datasheet)"),
-        Load("MFRC522 reader (transmitter on)", "3V3", 73, 119,
-             "NXP MFRC522 s.14 Characteristics: IDDD 6.5/9, IDDA 7/10, ITVDD 60/100 mA"),
-        Load("13 x 74HC165", "3V3", 0.1, 0.5,
-             "SCLS116: ICC 8 uA max each at 25 C; clocking 2 % of the time"),
-        Load("pull-ups of sensors seeing a magnet (16 pawns)", "3V3", 5.3, 5.3,
-             "16 x 3.3 V / 10 kOhm"),
-        Load(f"104 x {s.part}", "5V", typ * 104, s.icc_ua.value * 104 / 1000,
-             s.icc_ua.src + star(s.icc_ua)),
-        Load("2 goal sensors (Weykick table only, instead of the 104)", "5V", 0, 0,
-             "counted in the line above: a table has one or the other"),
-    ]  # fmt: skip
-
+# --- power (counted from the netlist: hardware/electrical.py) -----------------------------------
 
 RADIO_TX_MA = Figure(240.0, "mA", "ESP32 Series Datasheet s.5 RF: TX 802.11b 1 Mbps, 19.5 dBm")
+ESP32_CPU_MA = 68.0  # the Modem-sleep maximum inside the DevKitC's draw (parts.ESP32_DEVKITC)
 USB2_MA = 500.0  # USB 2.0 port, per the USB 2.0 specification
-LED_MA_PER_CHANNEL = 20.0  # WS2812-class LED, per colour at full brightness (typical figure)
-LED_IDLE_MA = 1.0  # WS2812-class LED, dark (typical figure; check the chosen LED's datasheet)
-LED_CAP_MA = 1500.0  # the firmware's brightness cap a future LED chain must enforce
+ADAPTER_A = 3.0  # the BOM's 5 V adapter
+PULLUP_MA = 16 * 3.3 / 10.0 + 2 * 3.3 / 2.2  # 16 pawns' pull-ups, the I2C lines held low
 
 
-def power_lines() -> list[str]:
-    ls = loads()
-    rows = ["| load | rail | typical | max | source |", "|---|---|---|---|---|"]
-    for x in ls:
-        rows.append(f"| {x.what} | {x.rail} | {x.typ_ma:.1f} mA | {x.max_ma:.1f} mA | {x.src} |")
-    usb_typ = sum(x.typ_ma for x in ls if x.rail == "3V3")
-    usb_max = sum(x.max_ma for x in ls if x.rail == "3V3")
-    radio_max = usb_max - 68 + RADIO_TX_MA.value
-    five_typ = sum(x.typ_ma for x in ls if x.rail == "5V")
-    five_max = sum(x.max_ma for x in ls if x.rail == "5V")
-    led_worst = 104 * (3 * LED_MA_PER_CHANNEL + LED_IDLE_MA)
+def power_lines(f: dict) -> list[str]:
+    """The power budget of one board from its netlist's facts (electrical.facts)."""
+    loads, fuses = f["loads"], f["fuses"]
+    rows = ["| rail | load | qty | each | worst | source |", "|---|---|---|---|---|---|"]
+    for x in sorted(loads, key=lambda x: (x.rail, -x.total_ma)):
+        rows.append(f"| {x.rail} | {x.what} | {x.count} | {x.each_ma:g} mA | "
+                    f"{x.total_ma:.1f} mA | {x.src}{' (*)' if x.check else ''} |")  # fmt: skip
+    on = lambda *names: sum(x.total_ma for x in loads if x.rail in names)  # noqa: E731
+    usb = on("+3V3") + PULLUP_MA
+    radio = usb - ESP32_CPU_MA + RADIO_TX_MA.value
+    five = on("+5V_SENS", "+5V_LED")
     rows += [
         "",
-        f"- **from the laptop's USB** (DevKitC: ESP32, reader, registers, pull-ups; the "
-        f"regulator passes the current through): {usb_typ:.0f} mA typical, {usb_max:.0f} mA "
-        f"max with the radio off; {radio_max:.0f} mA peaks with Wi-Fi transmitting "
-        f"({RADIO_TX_MA.value:g} mA, {RADIO_TX_MA.src}). A USB 2.0 port gives "
-        f"{USB2_MA:g} mA: enough with the radio off (the firmware does not use it).",
-        f"- **from the 5 V input** (sensor rail, through a 0.5 A resettable fuse): "
-        f"{five_typ:.0f} mA typical, {five_max:.0f} mA max. A 5 V 1 A adapter covers it; "
-        "specify 5 V 2 A so the same input feeds the LED chain below.",
-        f"- **a future LED chain**, one addressable LED per square: {led_worst / 1000:.1f} A "
-        f"if all 104 were full white ({LED_MA_PER_CHANNEL:g} mA x 3 colours + "
-        f"{LED_IDLE_MA:g} mA idle each, typical WS2812-class figures), {104 * LED_IDLE_MA:.0f} "
-        f"mA dark. Never from USB: from the 5 V input, with the firmware capping the chain at "
-        f"{LED_CAP_MA / 1000:g} A (so a 5 V 3 A adapter for sensors + LEDs), and a level "
-        "shifter (e.g. 74AHCT1G125) on its data line: 3.3 V is below a 5 V LED's input high.",
-        "- The two 5 V sources are never joined (the DevKitC's own 5 V pin stays unconnected); "
-        "the grounds are.",
+        f"- **from the laptop's USB** (the ESP32 board's regulator: ESP32, reader, registers, "
+        f"displays, pull-ups): {usb:.0f} mA worst with the radio off (the table above plus "
+        f"{PULLUP_MA:.1f} mA of pull-ups: 16 pawns' sensors low, both I2C lines low); "
+        f"{radio:.0f} mA peaks with Wi-Fi transmitting ({RADIO_TX_MA.value:g} mA instead of "
+        f"{ESP32_CPU_MA:g}: {RADIO_TX_MA.src}). A USB 2.0 port gives {USB2_MA:g} mA: "
+        f"{'enough' if radio < USB2_MA else 'NOT enough'}, {USB2_MA - radio:.0f} mA to spare "
+        "at the Wi-Fi peak.",
+        f"- **from the 5 V input** (J1, through the reverse-polarity MOSFET, then one fuse per "
+        f"rail): {on('+5V_SENS'):.0f} mA for the sensor rail, {on('+5V_LED'):.0f} mA for the LED "
+        f"rail (the chain at the firmware's cap), {five / 1000:.2f} A together: the BOM's "
+        f"{ADAPTER_A:g} A adapter is at {five / 10 / ADAPTER_A:.0f} %.",
+        "- Fuses, hold current derated to the design temperature by the MF-R series' chart"
+        f"{star(parts.MF_R_DERATING)} ({parts.DESIGN_C:g} C: a 40 C room and the closed "
+        "frame's own heat, an assumption):",
+        "",
+        "| fuse | rail | worst load | hold at 23 C | hold at "
+        f"{parts.DESIGN_C:g} C | margin | hold at 85 C | trip at 23 C | drop at the worst "
+        "load |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
+    for fz in fuses:
+        sp = fz["part"].series
+        h85 = sp.hold_a.value * parts.derate(parts.MF_R_DERATING_ROWS, 85)
+        rows.append(
+            f"| {fz['ref']} {fz['part'].mpn} | {', '.join(fz['rails'])} | "
+            f"{fz['load_a']:.3f} A | {sp.hold_a.value:g} A | {fz['hold_a']:.2f} A | "
+            f"{fz['hold_a'] / fz['load_a']:.2f} x | {h85:.2f} A | {sp.trip_a.value:g} A"
+            f" | {fz['load_a'] * sp.ohm.value:.2f} V (R1max {sp.ohm.value:g} Ohm) |"
+        )
+    q = parts.REVERSE.series.ohm
+    rows += [
+        "",
+        f"- F1's trip current ({parts.PTC_SENSORS.series.trip_a.value:g} A) is within the "
+        f"adapter's {ADAPTER_A:g} A: a short in the sensor harness trips F1, not the adapter. "
+        f"F2 trips at {parts.PTC_LEDS.series.trip_a.value:g} A, above the adapter: a dead "
+        "short on the LED rail meets the adapter's own overload protection first; F2 guards "
+        "the LED harness against an overload the adapter can sustain (firmware without its "
+        "cap: 107 LEDs full white would ask 6.5 A).",
+        f"- The reverse-polarity MOSFET drops {five / 1000 * q.value * 1000:.0f} mV at the "
+        f"worst load ({q.src}); a reversed adapter leaves it off and every rail dead.",
+        "- Sources never joined: the ESP32 board's own 5 V pin stays unconnected (the check "
+        "fails a rail fed by two sources); the grounds are joined.",
+    ]
+    return rows
+
+
+# --- the chain's clock margin -----------------------------------------------------------------
+
+FLAT_OHM_PER_M = Figure(0.213, "Ohm/m", "a 28 AWG conductor (1.27 mm flat cable), copper at "
+                        "20 C (AWG table; an assumption about the cable bought)")  # fmt: skip
+FLAT_GROUNDS = 5  # the flat cable's ground conductors (parts.CHAIN_PINS)
+
+
+def clock_margin(lay: geometry.Layout | None = None, vdd: float = 3.3) -> dict:
+    """The clock's logic margins at the far register: the ESP32's output levels against the
+    74HC165's thresholds at 3.3 V, less the ground offset the sensors' current makes along the
+    flat cable's grounds (the registers' carriers take their sensors' return through it)."""
+    lay = lay or geometry.layout()
+    voh, vol = parts.ESP32_VOH[0] * vdd, parts.ESP32_VOL[0] * vdd
+    vih = parts.SHIFT_REGISTER.logic.vih_at(vdd)
+    vil = parts.Logic("VCC", (2, 6), (1, 0), None, "", vih_table=parts.HC_VIL).vih_at(vdd)
+    pts = lay.chain_points
+    seg = [geometry._manhattan(a, b) / 1000 for a, b in zip(pts, pts[1:])]
+    per = 8 * parts.HALL.draw[1].value / 1000  # A per carrier: 8 sensors at ICC max
+    n = len(seg)
+    offset = sum(seg[k] * FLAT_OHM_PER_M.value / FLAT_GROUNDS * per * (n - k) for k in range(n))
+    return {"voh": voh, "vol": vol, "vih": vih, "vil": vil, "offset": offset,
+            "high": voh - offset - vih, "low": vil - (vol - offset), "segments": seg}  # fmt: skip
+
+
+def margin_lines(lay: geometry.Layout) -> list[str]:
+    m = clock_margin(lay)
+    return [
+        f"- the ESP32 drives at least {m['voh']:.2f} V high and at most {m['vol']:.2f} V low "
+        f"({parts.ESP32_VOH[1]}; {parts.ESP32_VOL[1].split(': ')[1]})",
+        f"- a 74HC165 at 3.3 V needs {m['vih']:.2f} V high and {m['vil']:.2f} V low: TI gives "
+        f"2, 4.5 and 6 V rows only (SCLS116 s.6.3), interpolated; no hysteresis",
+        f"- ground offset at register 12: the sensors' current (8 x "
+        f"{parts.HALL.draw[1].value:g} mA a carrier{star(parts.HALL.draw[1])}) returns through "
+        f"the flat cable's {FLAT_GROUNDS} ground conductors ({FLAT_OHM_PER_M.value:g} Ohm/m "
+        f"each{star(FLAT_OHM_PER_M)}: {FLAT_OHM_PER_M.src}) along {sum(m['segments']):.2f} m: "
+        f"the far ground sits {m['offset'] * 1000:.0f} mV above the ESP32's",
+        f"- margins at the far register: high {m['voh']:.2f} - {m['offset']:.3f} - "
+        f"{m['vih']:.2f} = **{m['high'] * 1000:.0f} mV**, low {m['vil']:.2f} - "
+        f"({m['vol']:.2f} - {m['offset']:.3f}) = **{m['low'] * 1000:.0f} mV**: "
+        f"{'positive both ways' if min(m['high'], m['low']) > 0 else 'NOT positive'}",
+        "- the edges' own return current flows in the ground wire beside each signal (the "
+        "flat cable pairs them), so it is the line's behaviour (the rise above, slowed by the "
+        "220 Ohm resistor to a monotonic ramp), not an offset between the ends. Not measured: "
+        "README step 5 checks the clock at register 12 with an oscilloscope; a second edge "
+        "there would call for a Schmitt buffer (two gates of a 74HC14 in series per line) on "
+        "carrier 6",
+        "- the route: registers 9-12 each hold one colour's home and camp (sensors.json), so "
+        f"the cable runs {lay.bus_length() / 1000:.2f} m (4.09 m when registers 9-12 mixed two "
+        "colours each)",
+    ]
+
+
+# --- the LED chain, the displays, the buzzer, the rail watch -----------------------------------
+
+WIRE_24AWG = Figure(0.0842, "Ohm/m", "24 AWG copper at 20 C (AWG table)")
+WIRE_20AWG = Figure(0.0333, "Ohm/m", "20 AWG copper at 20 C (AWG table)")
+AHCT_VOH = Figure(3.94, "V", "TI SCLS264 s.5.4: VOH 3.94 V min at IOH -8 mA, VCC 4.5 V (from "
+                  "memory of the table)", check=True)  # fmt: skip
+
+
+def led_lines(f: dict, lay: geometry.Layout) -> list[str]:
+    pm = f["pinmap"]["leds"]
+    n, cap = pm["count"], pm["ma_cap"]
+    full = 3 * pm["ma_channel"]
+    frame_us = n * 24 * parts.LED_BIT_US.value + parts.LED_RESET_US.value
+    # the worst drop: the whole cap drawn by one injection group, fed at its first LED
+    worst = 0.0
+    for trunk, links in zip(lay.injection_mm(), lay.group_links_mm()):
+        drop = 2 * cap / 1000 * (trunk / 1000 * WIRE_20AWG.value + links / 1000 *
+                                 WIRE_24AWG.value / 2)  # fmt: skip
+        worst = max(worst, drop)
+    f2 = parts.PTC_LEDS.series.ohm.value * (cap + n) / 1000
+    vdd = 5.0 - f2 - worst
+    vih = parts.LED.logic.vih_at(5.0)
+    return [
+        f"- {n} WS2812B: {len(lay.bits)} under the squares (LED i under sensors.json's bit "
+        f"i), LED {pm['spot']} at the card spot, LEDs {pm['goals']['A']} and "
+        f"{pm['goals']['B']} in goals A and B; each at its square's corner, outside a 21 mm "
+        "pawn base, under a "
+        f"{geometry.LED_WINDOW_MM:g} mm clear acrylic window through the top",
+        f"- current: {full} mA full white ({pm['ma_channel']} mA a colour: "
+        f"{parts.LED_MA_CHANNEL.src}), {pm['ma_idle']} mA dark ({parts.LED_IDLE_MA.src}). "
+        f"Uncapped, {n} full white would take {n * full / 1000:.1f} A; the firmware keeps the "
+        f"sum of brightness x lit LEDs under {cap} mA (pin map leds.ma_cap): "
+        f"{cap // full} LEDs full white, {cap // pm['ma_channel']} at one colour, every LED at "
+        f"{100 * cap / (n * full):.0f} % white",
+        f"- a frame: {n} x 24 bits x {parts.LED_BIT_US.value:g} us + the "
+        f"{parts.LED_RESET_US.value:g} us reset = {frame_us / 1000:.2f} ms on the wire "
+        f"({parts.LED_BIT_US.src}; {parts.LED_RESET_US.src})",
+        f"- power fed in along the chain: {n} LEDs in groups of {geometry.LED_GROUP}, each "
+        f"group's first LED fed from the main board by a 0.5 mm2 pair "
+        f"({', '.join(f'{t / 1000:.2f}' for t in lay.injection_mm())} m), the LEDs linked with "
+        f"0.2 mm2. Worst case, the whole cap in one group: {worst * 1000:.0f} mV lost in the "
+        f"wires (supply and return; {WIRE_20AWG.src}, {WIRE_24AWG.src}), {f2 * 1000:.0f} mV in "
+        f"F2: {vdd:.2f} V at the farthest LED, within the WS2812B's 3.5-5.3 V",
+        f"- data: the ESP32's {parts.ESP32_VOH[0] * 3.3:.2f} V high is below a 5 V LED's VIH "
+        f"({vih:.1f} V: {parts.LED.logic.src}); the 74AHCT125 reads it as high (VIH 2 V) and "
+        f"drives at least {AHCT_VOH.value:g} V{star(AHCT_VOH)} into the first LED through "
+        "330 Ohm at the LED's end of the wire and a 1000 uF across the chain's supply (the "
+        "Adafruit NeoPixel Uberguide's best practices); each LED then regenerates the signal",
+    ]
+
+
+I2C_TR_NS = Figure(300.0, "ns", "NXP UM10204 I2C-bus specification, Table 10: Fast-mode rise "
+                   "time max 300 ns, bus capacitance max 400 pF")  # fmt: skip
+I2C_RP = (
+    "NXP UM10204 s.7.1: Rp min = (VDD - VOL max) / IOL = (VDD - 0.4 V) / 3 mA; Rp max "
+    "= tr / (0.8473 Cb)"
+)
+MODULE_PULLUP_OHM = 4700.0  # what 1.3 in modules commonly carry on SDA/SCL (an assumption)
+PIN_PF = 10.0  # a device pin's capacitance (UM10204's Ci max, taken for every pin)
+OLED_PITCH_MM = Figure(0.23, "mm", "a 1.3 in 128x64 panel, active area about 29.4 x 14.7 mm "
+                       "(makers' drawings, not one data sheet)", check=True)  # fmt: skip
+LEGIBLE_ARCMIN = Figure(16.0, "arcmin", "ISO 9241-3: character height 16 arcmin minimum (20-22 "
+                        "preferred), from memory of the standard", check=True)  # fmt: skip
+
+
+def display_lines(f: dict) -> list[str]:
+    pm = f["pinmap"]["display"]
+    run = sum(geometry._manhattan(geometry.ESP32_AT, p) for p in geometry.DISPLAYS_AT.values())
+    cb = run / 1000 * CABLE_PF_PER_M + (len(pm["addr"]) + 1) * PIN_PF
+    rp = 2200.0
+    tr = 0.8473 * rp * cb * 1e-3
+    both = 1 / (1 / rp + len(pm["addr"]) / MODULE_PULLUP_OHM)
+    rp_min = (3.3 - 0.4) / 3e-3
+    rows = [
+        f"- two SH1106 128x64 OLEDs, one at each end of the table (addresses "
+        f"{', '.join(f'0x{a:02X}' for a in sorted(pm['addr'].values()))}, pin map "
+        f"display.addr), on one I2C bus at {pm['freq'] // 1000} kHz",
+        f"- the bus: {run / 1000:.2f} m of cable x {CABLE_PF_PER_M:g} pF/m + "
+        f"{len(pm['addr']) + 1} pins x {PIN_PF:g} pF = {cb:.0f} pF; with 2.2 kOhm pull-ups "
+        f"the rise takes {tr:.0f} ns of Fast-mode's {I2C_TR_NS.value:g} ns ({I2C_TR_NS.src}): "
+        f"{'OK' if tr < I2C_TR_NS.value else 'NOT OK'}",
+        f"- if each module carries its own {MODULE_PULLUP_OHM / 1000:g} kOhm pull-ups (many "
+        f"do), the bus's are {both:.0f} Ohm together, above the {rp_min:.0f} Ohm minimum "
+        f"({I2C_RP}): {'OK' if both > rp_min else 'NOT OK'}; the modules run from 3V3 so "
+        "those pull-ups never bring 5 V to the ESP32",
+    ]
+    for scale in (1, 2, 4):
+        h = 8 * scale * OLED_PITCH_MM.value
+        d = h / math.tan(math.radians(LEGIBLE_ARCMIN.value / 60)) / 1000
+        rows.append(
+            f"- text {8 * scale} px high ({scale}x the 8 px font): {h:.1f} mm, legible to "
+            f"about {d:.1f} m ({LEGIBLE_ARCMIN.value:g} arcmin{star(LEGIBLE_ARCMIN)}; "
+            f"{OLED_PITCH_MM.value:g} mm pixels{star(OLED_PITCH_MM)})"
+        )
+    rows.append(
+        "- so the players' seats (0.4-1 m from an edge) read 2x text and 4x digits; "
+        "not tried by players yet"
+    )
+    return rows
+
+
+def buzzer_lines(f: dict) -> list[str]:
+    coil = parts.BUZZER.draw[1]
+    ic = 5.0 / 42.0
+    rb = parts.R_330.ohms
+    ib = (3.3 * parts.ESP32_VOH[0] - parts.NPN_VBE_SAT.value) / rb
+    return [
+        f"- a magnetic transducer on the LED rail, switched low-side by a 2N3904 from the PWM "
+        f"pin (pin map buzzer.pwm, {f['pinmap']['buzzer']['hz']} Hz); a 1N4148 across the coil "
+        "takes its flyback current; 100 kOhm holds the base low while the ESP32 boots",
+        f"- coil current {ic * 1000:.0f} mA while on (5 V / 42 Ohm), {coil.value:g} mA at most on "
+        f"average ({coil.src}); base current ({parts.ESP32_VOH[0] * 3.3:.2f} - "
+        f"{parts.NPN_VBE_SAT.value:g}) V / {rb:g} Ohm = {ib * 1000:.1f} mA: a forced gain of "
+        f"{ic / ib:.0f}, {'under' if ic / ib < parts.NPN_HFE_MIN.value else 'NOT under'} the "
+        f"2N3904's {parts.NPN_HFE_MIN.value:g} ({parts.NPN_HFE_MIN.src}): "
+        f"{'saturated' if ic / ib < parts.NPN_HFE_MIN.value else 'NOT saturated'}",
+    ]
+
+
+def rail_lines(f: dict) -> list[str]:
+    w = f["pinmap"]["sensor_rail"]
+    board = parts.BOARDS[f["pinmap"]["board"]]
+    r = w["ratio"]
+    rows = [
+        f"- the sensor rail through 22 kOhm / 15 kOhm (ratio {r}) to GPIO{w['adc']}, an ADC1 pin "
+        f"({board.adc1_src}); 100 nF at the pin (the ESP-IDF ADC guide's bypass capacitor), so "
+        f"the reading settles in 5 x {22 * 15 / 37 * 0.1:.2f} ms",
+        f"- at {w['volts']:g} V the pin sees {r * w['volts']:.2f} V; at {w['min_volts']:g} V "
+        f"(pin map min_volts: below it the adapter or F1 is failing) {r * w['min_volts']:.2f} V; "
+        f"a dead rail or a tripped F1 about 0 V. The ADC reads {board.adc_range[0]:g}-"
+        f"{board.adc_range[1]:g} V ({board.adc_range_src}): up to "
+        f"{board.adc_range[1] / r:.1f} V on the rail",
+        "- the sensors themselves work down to 2.5 V (DRV5033 s.6.3); the pull-ups are on 3V3, "
+        "so a dead sensor rail reads as every pawn lifted: the rail watch is what tells them "
+        "apart (the firmware's reading comes later)",
+    ]
+    return rows
+
+
+def run_lines(lay: geometry.Layout) -> list[str]:
+    rows = ["| run | conductors | length each | total | wire |", "|---|---|---|---|---|"]
+    for r in geometry.runs(lay):
+        rows.append(f"| {r.what} | {r.conductors} | {r.metres:.2f} m | "
+                    f"{r.conductors * r.metres:.2f} m | {r.wire} |")  # fmt: skip
+    return rows
+
+
+def pin_lines(f: dict) -> list[str]:
+    from hardware import electrical
+
+    board = parts.BOARDS[f["pinmap"]["board"]]
+    roles = electrical.gpio_roles(f["pinmap"])
+    rows = [f"{board.part.value}: every GPIO with a restriction, and the pin map's roles.", "",
+            "| GPIO | restriction | why | source | role |", "|---|---|---|---|---|"]  # fmt: skip
+    for g in sorted(set(board.restrictions) | set(roles)):
+        r = board.restrictions.get(g)
+        role = roles.get(g, ("", ""))[0]
+        allowed = f" (allowed: {board.allowed_straps[g]})" if g in board.allowed_straps else ""
+        rows.append(f"| {g} | {r.kind if r else ''} | {(r.why if r else '') + allowed} | "
+                    f"{r.src if r else ''} | {role} |")  # fmt: skip
     return rows
 
 
@@ -447,7 +656,62 @@ def sourced() -> list[tuple[str, Figure]]:
         ("ESP32 Wi-Fi transmit current", RADIO_TX_MA),
         ("N35 remanence", N35_BR),
         ("MFRC522 operating distance", READER_RANGE),
+        *_part_figures(),
+        ("MF-R hold current derating", parts.MF_R_DERATING),
+        ("MF-R lead spacing", parts.FUSE_PITCH_MM),
+        ("WS2812B current per colour", parts.LED_MA_CHANNEL),
+        ("WS2812B current dark", parts.LED_IDLE_MA),
+        ("WS2812B reset", parts.LED_RESET_US),
+        ("WS2812B bit time", parts.LED_BIT_US),
+        ("74AHCT125 output high at 8 mA", AHCT_VOH),
+        ("ESP32 internal pull-up", parts.ESP32_PULLUP),
+        ("2N3904 gain", parts.NPN_HFE_MIN),
+        ("2N3904 VBE(sat)", parts.NPN_VBE_SAT),
+        ("antenna keep-out", parts.ANTENNA_KEEPOUT_MM),
+        ("flat cable conductor", FLAT_OHM_PER_M),
+        ("24 AWG wire", WIRE_24AWG),
+        ("20 AWG wire", WIRE_20AWG),
+        ("I2C Fast-mode rise time", I2C_TR_NS),
+        ("OLED pixel pitch", OLED_PITCH_MM),
+        ("legible character height", LEGIBLE_ARCMIN),
     ]
+
+
+def _part_figures() -> list[tuple[str, Figure]]:
+    out = []
+    for p in parts.all_parts():
+        if p.draw:
+            out.append((f"{p.value} supply current, worst", p.draw[1]))
+        if p.series:
+            for what, fig in (("hold", p.series.hold_a), ("trip", p.series.trip_a),
+                              ("resistance", p.series.ohm)):  # fmt: skip
+                if fig:
+                    out.append((f"{p.mpn} {what}", fig))
+    return out
+
+
+def logic_lines() -> list[str]:
+    rows = [
+        "| part | supply range | VIH | the most a pin takes | source |",
+        "|---|---|---|---|---|",
+    ]
+    for p in parts.all_parts():
+        lg = p.logic
+        if lg is None:
+            continue
+        vih = ("table: " + ", ".join(f"{h:g} V at {v:g} V" for v, h in lg.vih_table)
+               if lg.vih_table else "-" if lg.vih is None else _kd(lg.vih))  # fmt: skip
+        rows.append(f"| {p.value} | {lg.vcc[0]:g}-{lg.vcc[1]:g} V | {vih} | {_kd(lg.vin_max)} "
+                    f"| {lg.src}{' (*)' if lg.check else ''} |")  # fmt: skip
+    return rows
+
+
+def _kd(kd: tuple[float, float]) -> str:
+    k, d = kd
+    if not k:
+        return f"{d:g} V"
+    s = "VCC" if k == 1 else f"{k:g} VCC"
+    return s + (f" + {d:g} V" if d else "")
 
 
 def sources_lines() -> list[str]:
@@ -463,7 +727,14 @@ def sources_lines() -> list[str]:
     return rows
 
 
-def markdown() -> str:
+def markdown(facts: dict | None = None, lay: geometry.Layout | None = None) -> str:
+    """figures.md. facts: pin map name -> electrical.facts of its netlist (circuit.outputs)."""
+    if facts is None:  # standalone: build the circuits (SKiDL needed)
+        from hardware import circuit
+
+        return circuit.outputs()[0]["generated/figures.md"]
+    lay = lay or geometry.layout()
+    ref = facts["pinmap.json"]
     s = chosen()
     out = [
         "# Hardware figures (generated by `python -m hardware.circuit`; do not edit)",
@@ -484,11 +755,35 @@ def markdown() -> str:
         "",
         "## The chain's clock",
         "",
-        *chain_lines(chain()),
+        *chain_lines(chain(lay)),
         "",
-        "## Power budget",
+        "### Its logic margin at the far register",
         "",
-        *power_lines(),
+        *margin_lines(lay),
+        "",
+        "## Power budget (counted from the circuit's netlist, DevKitC build)",
+        "",
+        *power_lines(ref),
+        "",
+        "## The LED chain",
+        "",
+        *led_lines(ref, lay),
+        "",
+        "## The status displays",
+        "",
+        *display_lines(ref),
+        "",
+        "## The buzzer",
+        "",
+        *buzzer_lines(ref),
+        "",
+        "## The sensor rail watch",
+        "",
+        *rail_lines(ref),
+        "",
+        "## Wires and cables (from the geometry)",
+        "",
+        *run_lines(lay),
         "",
         "## Magnet and field at the sensor",
         "",
@@ -497,6 +792,16 @@ def markdown() -> str:
         "## Reader range through a pile of cards",
         "",
         *reader_lines(),
+        "",
+        "## Pins: each chip's restrictions and the pin maps' roles",
+        "",
+    ]
+    for name in facts:
+        out += [*pin_lines(facts[name]), ""]
+    out += [
+        "## Parts' logic levels (what the circuit's electrical check holds each pin to)",
+        "",
+        *logic_lines(),
         "",
         "## Sources of the datasheet figures",
         "",

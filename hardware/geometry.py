@@ -60,6 +60,15 @@ CENTRE = BOARD / 2
 DISCARD = (CENTRE + 48.0, CENTRE)
 DRAW = (CENTRE - 48.0, CENTRE)
 ESP32_AT = (CENTRE, CENTRE - 95.0)  # under the board, a short reach to the reader
+# Each square's LED sits at its corner, outside a 21 mm pawn base, under a 5 mm window.
+LED_OFFSET = (9.5, 9.5)
+LED_WINDOW_MM = 5.0  # the hole through the top, filled with a clear acrylic rod
+SPOT_LED = (DISCARD[0], DISCARD[1] + CARD[1] / 2 + 8.0)  # beside the card spot's outline
+# At the table's ends (a Weykick table's goals; each end's display; the buttons on one side).
+GOALS_AT = {"A": (CENTRE, 0.0), "B": (CENTRE, BOARD)}
+DISPLAYS_AT = {"A": (CENTRE + 60.0, 0.0), "B": (CENTRE - 60.0, BOARD)}
+BUTTONS_AT = (CENTRE - 120.0, 0.0)
+LED_GROUP = 27  # LEDs fed from each power injection point (4 groups for 107 LEDs)
 
 
 def load_sensors(folder: Path = HERE) -> dict:
@@ -82,6 +91,36 @@ class Layout:
         pts = self.chain_points
         return sum(_manhattan(a, b) for a, b in zip(pts, pts[1:]))
 
+    def leds(self) -> list[tuple[float, float]]:
+        """Where each LED of the chain sits: under bit i's square, the card spot, the goals."""
+        dx, dy = LED_OFFSET
+        pts = [(self.squares[n][0] + dx, self.squares[n][1] + dy) for n in self.bits]
+        return pts + [SPOT_LED] + [GOALS_AT[s] for s in "AB"]
+
+    def sensor_leads_mm(self) -> float:
+        """Each sensor's wire to its register's carrier, run along x then y (one conductor)."""
+        return sum(_manhattan(self.squares[n], self.registers[i // 8])
+                   for i, n in enumerate(self.bits))  # fmt: skip
+
+    def led_links_mm(self) -> float:
+        """The LED chain, LED to LED from the main board (one conductor)."""
+        pts = [ESP32_AT] + self.leds()
+        return sum(_manhattan(a, b) for a, b in zip(pts, pts[1:]))
+
+    def injection_mm(self) -> list[float]:
+        """The main board to each power injection point (the first LED of each group)."""
+        pts = self.leds()
+        return [_manhattan(ESP32_AT, pts[i]) for i in range(0, len(pts), LED_GROUP)]
+
+    def group_links_mm(self) -> list[float]:
+        """Each injection group's own LED-to-LED run."""
+        pts = self.leds()
+        out = []
+        for i in range(0, len(pts), LED_GROUP):
+            g = pts[i : i + LED_GROUP]
+            out.append(sum(_manhattan(a, b) for a, b in zip(g, g[1:])))
+        return out
+
     def longest_lead(self) -> tuple[float, str]:
         """The longest sensor wire (square to its register), mm, and its square."""
         best = (0.0, "")
@@ -93,6 +132,35 @@ class Layout:
 
 def _manhattan(a, b) -> float:
     return abs(a[0] - b[0]) + abs(a[1] - b[1])
+
+
+@dataclass(frozen=True)
+class Run:
+    what: str
+    conductors: int
+    metres: float  # one conductor's length
+    wire: str
+
+
+def runs(lay: Layout) -> list[Run]:
+    """Every wire of the table, its length from where the parts sit (Manhattan routes along
+    the board's x and y; no slack: the BOM adds it)."""
+    m = 1000.0
+    to = lambda p: _manhattan(ESP32_AT, p) / m  # noqa: E731
+    return [
+        Run("sensor leads (VCC, GND, OUT), each square to its register's carrier", 3,
+            lay.sensor_leads_mm() / m, "hook-up"),
+        Run("the LED chain (5 V, GND, data), LED to LED from the main board", 3,
+            lay.led_links_mm() / m, "hook-up"),
+        Run("LED power injection (5 V, GND), the main board to each group's first LED", 2,
+            sum(lay.injection_mm()) / m, "power"),
+        Run("goal sensors (5 V, GND, OUT)", 3, sum(to(p) for p in GOALS_AT.values()), "hook-up"),
+        Run("displays (GND, 3V3, SCL, SDA)", 4, sum(to(p) for p in DISPLAYS_AT.values()),
+            "hook-up"),
+        Run("buttons (3 inputs, GND)", 4, to(BUTTONS_AT), "hook-up"),
+        Run("the reader (8 pins)", 8, to(DISCARD), "hook-up"),
+        Run("the chain's flat cable, ESP32 to register 12", 1, lay.bus_length() / m, "flat"),
+    ]  # fmt: skip
 
 
 def layout(sensors: dict | None = None) -> Layout:
@@ -171,6 +239,16 @@ def template_svg(lay: Layout) -> str:
             f'<text x="{cx:g}" y="{_y(cy):g}" font-size="5" text-anchor="middle">{label}</text>'
         )
     b.append(_box(DISCARD, READER_BOARD, 'fill="none" stroke="grey" stroke-width="0.4"'))
+    # each LED's window (the goals' LEDs sit in a Weykick table's goals, not on this top)
+    for x, y in lay.leds()[: len(lay.bits) + 1]:
+        b.append(
+            f'<circle cx="{x:g}" cy="{_y(y):g}" r="{LED_WINDOW_MM / 2:g}" fill="white" '
+            'stroke="black" stroke-width="0.25"/>'
+        )
+        b.append(
+            f'<path d="M{x - 1.5:g} {_y(y):g}h3M{x:g} {_y(y) - 1.5:g}v3" '
+            'stroke="black" stroke-width="0.2"/>'
+        )
     # a scale bar: a print at the wrong scale shows at once
     b.append(f'<path d="M20 {BOARD - 12:g}h100" stroke="black" stroke-width="1"/>')
     b.append(f'<text x="70" y="{BOARD - 15:g}" font-size="5" text-anchor="middle">'
@@ -178,6 +256,11 @@ def template_svg(lay: Layout) -> str:
     b.append(
         f'<text x="{CENTRE:g}" y="{CENTRE - 75:g}" font-size="5" text-anchor="middle">'
         f"Plateau Tock board {BOARD:g} x {BOARD:g} mm, pitch {PITCH:g} mm, seen from above</text>"
+    )
+    b.append(
+        f'<text x="{CENTRE:g}" y="{CENTRE - 68:g}" font-size="4" text-anchor="middle">'
+        f"crosses: a sensor (centre punch); circles: an LED window, {LED_WINDOW_MM:g} mm "
+        "through</text>"
     )
     return _svg(b, "Plateau drilling and placement template (1:1, mm)")
 
@@ -206,6 +289,14 @@ def wiring_svg(lay: Layout) -> str:
             f'<text x="{x:g}" y="{_y(y) + 1.5:g}" font-size="4" fill="white" '
             f'text-anchor="middle">{i}</text>'
         )
+    leds = [ESP32_AT] + lay.leds()
+    b.append(
+        '<path d="M' + "L".join(f"{x:g} {_y(y):g}" for x, y in leds) + '" fill="none" '
+        'stroke="#c0392b" stroke-width="0.6" stroke-dasharray="2 2"/>'
+    )
+    for i in range(0, len(leds) - 1, LED_GROUP):
+        x, y = leds[i + 1]
+        b.append(f'<circle cx="{x:g}" cy="{_y(y):g}" r="4" fill="none" stroke="#c0392b"/>')
     pts = lay.chain_points
     path = "M" + "L".join(f"{p[0]:g} {_y(p[1]):g}" for p in pts)
     b.append(
@@ -234,5 +325,10 @@ def wiring_svg(lay: Layout) -> str:
         f'<text x="{CENTRE:g}" y="20" font-size="8" text-anchor="middle">Sensor chain: bit '
         "numbers on the squares, registers 0..12 (U1..U13), dashed: clock/load/data route "
         f"({lay.bus_length() / 1000:.2f} m)</text>"
+    )
+    b.append(
+        f'<text x="{CENTRE:g}" y="31" font-size="6" text-anchor="middle" fill="#c0392b">red '
+        f"dots: the LED chain in order (LED i under bit i, then the card spot, the goals); "
+        f"circles: power injection every {LED_GROUP} LEDs</text>"
     )
     return _svg(b, "Plateau wiring: sensors to registers, the chain, the reader")
