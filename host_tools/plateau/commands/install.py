@@ -30,7 +30,7 @@ def add_deploy(sub, common) -> None:
         "--package-json",
         action="store_true",
         help="write package.json (the firmware as a mip package, for `mpremote mip install` "
-        "with no checkout) instead of deploying",
+        "with no checkout; `make mpy` makes it too) instead of deploying",
     )
     dp.set_defaults(func=cmd_deploy)
 
@@ -76,10 +76,12 @@ def cmd_firmware(args: argparse.Namespace) -> int:
 
 
 def cmd_build(args: argparse.Namespace) -> int:
-    from plateau.build import build
+    from plateau.build import build, package
 
     n = build(verbose=True)
     print(f"mpy-cross: {n} firmware modules compiled")
+    if package():
+        print("firmware/package.json written: the tree's modules changed (commit it)")
     return 0
 
 
