@@ -14,7 +14,10 @@ import pytest
 from plateau.club.broker import READER, Mosquitto, mosquitto
 from plateau.club.mqtt import Broker, Feed
 from plateau.club.server import Club
-from plateau.gen import generate, generate_holdem, generate_pocha, generate_weykick
+from plateau.games.holdem.generate import generate as generate_holdem
+from plateau.games.pocha.generate import generate as generate_pocha
+from plateau.games.tock.generate import generate
+from plateau.games.weykick.generate import generate as generate_weykick
 
 PASSWORD = "pw-{}"  # each user's password in the tests' broker
 

@@ -12,7 +12,7 @@ from simkit import logged
 
 from plateau.club.league import League
 from plateau.club.state import fold_log
-from plateau.gen import generate_holdem
+from plateau.games.holdem.generate import generate as generate_holdem
 from plateau.logger import read_log
 
 SESSIONS = [(3, 4), (3, 11), (4, 5), (5, 7)]  # (seats, seed)

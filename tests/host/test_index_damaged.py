@@ -12,7 +12,8 @@ import pytest
 from simkit import logged
 
 from plateau.cli import main
-from plateau.logger import COLUMNS, Logger
+from plateau.index import COLUMNS
+from plateau.logger import Logger
 
 EXAMPLE = "table tock players=2 rules=classic\ncard AS\nmove RC1 R18\nwait 1500\n"
 BAD = [

@@ -211,7 +211,7 @@ def test_P2_a_log_whose_last_line_the_board_contradicts_loses_nothing(tmp_path):
     boot of the log, a forged line), the logger started again: every event the board still
     holds reaches the readers of the log (logger.Repeats, as replay and the index read)
     exactly once, after a `retake` line saying why."""
-    from plateau.logger import Repeats
+    from plateau.repeats import Repeats
 
     retakes = damaged_runs = 0
     for seed in range(30):

@@ -109,7 +109,7 @@ def test_F5_the_live_view_draws_a_tock_game_that_follows_another(logs, capsys):
     for (a, b), log in logs.items():
         if b != "tock":
             continue
-        view = View(False, board="rows")
+        view = View(False, draw="rows")
         capsys.readouterr()
         for ev in _events(log):
             view.show(ev)
