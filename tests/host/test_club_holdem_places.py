@@ -54,7 +54,7 @@ def logs(tmp_path_factory):
         return list(pool.map(one, SESSIONS))
 
 
-def test_F2_every_seat_recorded_and_ranked_by_when_it_went_out(logs, tmp_path):
+def test_every_seat_recorded_and_ranked_by_when_it_went_out(logs, tmp_path):
     games = 0
     for log in logs:
         want = expected(log)

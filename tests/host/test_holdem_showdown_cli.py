@@ -26,7 +26,7 @@ def showdown(capsys, bets, folded, hands, button, board=BOARD):
     return json.loads(capsys.readouterr().out)
 
 
-def test_H7_issue_example_folded_button_odd_chip_to_its_left(capsys):
+def test_H7_folded_button_odd_chip_to_its_left(capsys):
     hands = {"1": "AH KH", "3": "AS KS"}
     out = showdown(capsys, {"1": 10, "3": 10}, {"2": 1}, hands, "2", "2C 3D 7H 9S JD")
     (pot,) = out["pots"]

@@ -112,7 +112,7 @@ def _writer(log, db, tmp_path) -> str | None:
     return None
 
 
-def test_F3_ADV5_5_every_column_with_a_value_of_every_kind(made, tmp_path, capsys):
+def test_every_column_with_a_value_of_every_kind(made, tmp_path, capsys):
     """ADV5-5: every command that opens the index (plateau games, games show, index, and the
     writers) refuses the same damage in one line: a text `players`, a blob `log` (a row
     no log's reader selected), a game whose first line is after its last."""
@@ -173,7 +173,7 @@ def test_F3_ADV5_5_every_column_with_a_value_of_every_kind(made, tmp_path, capsy
     print(f"damaged index: {cases} databases, {refused} opens refused in one line")
 
 
-def test_ADV5_5_a_writer_refuses_a_damaged_index_in_one_line(made, tmp_path, capsys):
+def test_a_writer_refuses_a_damaged_index_in_one_line(made, tmp_path, capsys):
     """plateau sim --log --db (a writer, as plateau log --db) on an index a reader refuses:
     refused in one line before the simulator starts, the log not written."""
     log, good = made
