@@ -4,23 +4,25 @@ each, and what the game's host module adds: its lines (LINES) and its Live (plat
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable, Iterator, Mapping
 
 from plateau.events import clean
 
 
-def show(ev: dict) -> str:
-    """One event as a line a person reads: nothing of the board's text can drive the
-    terminal (control characters are replaced)."""
-    return clean(_show(ev))
+def show(ev: dict, game: object = None) -> str:
+    """One event as a line a person reads, by the lines of `game` (the game it belongs to,
+    when known) first: nothing of the board's text can drive the terminal (control
+    characters are replaced)."""
+    return clean(_show(ev, game))
 
 
-def _show(ev: dict) -> str:
+def _show(ev: dict, game: object) -> str:
     kind = ev.get("type", "?")
     rest = {k: v for k, v in ev.items() if k not in ("type", "boot", "seq", "at")}
     num = f"#{ev['seq']:<4}" if "seq" in ev else "     "
-    special = LINES.get(kind) if isinstance(kind, str) else None
+    special = _lines_of(game).get(kind) if isinstance(kind, str) else None
     if special:
         try:  # a board may say anything: a shape the line does not expect falls back
             text = special(rest, ev)
@@ -115,6 +117,24 @@ class _Lines(Mapping):
 LINES = _Lines()
 
 
+@functools.lru_cache(maxsize=32)
+def _lines_of(game: object) -> Mapping[str, Line]:
+    """The lines for the events of `game`: its own first, then LINES (every game's); LINES
+    alone for no game, or one this host does not know."""
+    from plateau import games
+
+    try:
+        own = games.find(game).LINES if isinstance(game, str) else {}
+    except ValueError:
+        own = {}
+    if not own:
+        return LINES
+    return {
+        **LINES,
+        **{k: _first([line, LINES[k]]) if k in LINES else line for k, line in own.items()},
+    }
+
+
 def say(text: str, **kw) -> None:
     """print() for a line that holds anything a board or a log said."""
     print(clean(text), **kw)
@@ -146,7 +166,7 @@ class View:
             return
         if kind == "answer" and ev.get("ok") is True:
             return  # a command done: only a refusal is news
-        print(show(ev), flush=True)
+        print(show(ev, self.game), flush=True)
         said = ev.get("game")
         if kind in ("hello", "snapshot", "game") and said and said != self.game:
             self.game = said

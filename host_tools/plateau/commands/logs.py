@@ -356,7 +356,7 @@ def _show_game(row: tuple) -> int:
             t = ev.get("t")
             if isinstance(t, int):
                 times.append(t)
-            lines.append(show(ev))
+            lines.append(show(ev, row[2]))
     except OSError as e:
         raise UsageError(f"the game's log {clean(log)}: {e.strerror}") from None
     if len(times) > 1:
