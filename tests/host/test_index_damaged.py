@@ -12,8 +12,8 @@ import pytest
 from simkit import logged
 
 from plateau.cli import main
-from plateau.index import COLUMNS
 from plateau.logger import Logger
+from plateau.schema import COLUMNS
 
 EXAMPLE = "table tock players=2 rules=classic\ncard AS\nmove RC1 R18\nwait 1500\n"
 BAD = [
@@ -48,7 +48,7 @@ def _run(capsys, *argv):
     return code, out, err
 
 
-# what each column may hold, as the schema documents it (README, logger.SCHEMA): written here
+# what each column may hold, as the schema documents it (plateau/schema.py): written here
 # from the documentation, not taken from the checker under test
 _COUNT = ("integer>=0",)
 MAY_HOLD = {

@@ -61,7 +61,7 @@ def _stored(row: tuple, i: int) -> object:
     """A JSON column of a club_results row, of its kind; DamagedIndex (one line, the way out)
     when not: a damaged row was a traceback, or its seats silently dropped."""
     from plateau.events import clean, excerpt
-    from plateau.index import DamagedIndex
+    from plateau.schema import DamagedIndex
 
     name, ok, kind = _JSON[i]
     try:

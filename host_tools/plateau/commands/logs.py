@@ -262,7 +262,7 @@ GAME_COLUMNS = "id, log, game, rules, players, moves, winner, first_line, last_l
 
 
 def cmd_games(args: argparse.Namespace) -> int:
-    from plateau.index import check_all, checked
+    from plateau.schema import check_all, checked
 
     if not Path(args.db).exists():
         raise UsageError(f"no index {args.db} (plateau log and plateau sim --log --db write one)")
@@ -296,7 +296,8 @@ def cmd_games(args: argparse.Namespace) -> int:
 def _same_log(db: sqlite3.Connection, path: str, log: str) -> None:
     """PlateauError when the log at `log` is not the one the index read (another file put
     at its path since: its lines are not this game's)."""
-    from plateau.index import checked, same_log
+    from plateau.index import same_log
+    from plateau.schema import checked
 
     if "ident" not in [r[1] for r in db.execute("pragma table_info(indexed)")]:
         return  # an index written before identities
