@@ -15,8 +15,9 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
-from collections.abc import Iterator, Mapping
 from typing import Any
+
+from plateau.games import Merged
 
 MAX_DEPTH = 8  # lists and objects inside each other (a Tock snapshot needs 4)
 MAX_LINE = 16384  # bytes in a log line; the host's own lines are far shorter (a frame is 1 KB)
@@ -155,33 +156,8 @@ def _merged_shapes(parts: list[dict]) -> dict[str, dict[str, tuple[Any, bool]]]:
     return out
 
 
-class _Shapes(Mapping):
-    """SHAPES: LINK_SHAPES with every game's (plateau.games), merged on first use: the
-    registry is read after this module, which everything imports, is loaded."""
-
-    def __init__(self) -> None:
-        self._all: dict | None = None
-
-    def _get(self) -> dict:
-        if self._all is None:
-            from plateau import games
-
-            self._all = _merged_shapes(
-                [LINK_SHAPES] + [games.find(g).SHAPES for g in games.names()]
-            )
-        return self._all
-
-    def __getitem__(self, kind: str) -> dict[str, tuple[Any, bool]]:
-        return self._get()[kind]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._get())
-
-    def __len__(self) -> int:
-        return len(self._get())
-
-
-SHAPES = _Shapes()
+# SHAPES: LINK_SHAPES with every game's, merged on first use (plateau.games.Merged)
+SHAPES = Merged("SHAPES", LINK_SHAPES, _merged_shapes)
 
 
 def shape(ev: Any) -> str | None:
@@ -199,7 +175,7 @@ def shape(ev: Any) -> str | None:
             return f'"{key}" is not a whole number >= 0'
     if "seq" in ev and "at" in ev:
         return 'an event has "seq" (numbered) or "at" (a link message), not both'
-    for key, (check, required) in SHAPES._get().get(kind, {}).items():
+    for key, (check, required) in SHAPES.table().get(kind, {}).items():
         if key not in ev:
             if required:
                 return f"{kind} without {key}"

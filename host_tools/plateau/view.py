@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 
 from plateau.events import clean
+from plateau.games import Merged
 
 
 def show(ev: dict, game: object = None) -> str:
@@ -85,36 +86,18 @@ def _first(lines: list[Line]) -> Line:
     return line
 
 
-class _Lines(Mapping):
-    """LINES: LINK_LINES and every game's (plateau.games), merged on first use; a type two
-    games send (Hold'em's and Pocha's hand_start) tries each game's line in the registry's
-    order."""
-
-    def __init__(self) -> None:
-        self._all: dict[str, Line] | None = None
-
-    def _get(self) -> dict[str, Line]:
-        if self._all is None:
-            from plateau import games
-
-            every: dict[str, list[Line]] = {k: [v] for k, v in LINK_LINES.items()}
-            for g in games.names():
-                for kind, line in games.find(g).LINES.items():
-                    every.setdefault(kind, []).append(line)
-            self._all = {k: v[0] if len(v) == 1 else _first(v) for k, v in every.items()}
-        return self._all
-
-    def __getitem__(self, kind: str) -> Line:
-        return self._get()[kind]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._get())
-
-    def __len__(self) -> int:
-        return len(self._get())
+def _merged_lines(parts: list[dict[str, Line]]) -> dict[str, Line]:
+    """LINK_LINES and every game's LINES as one: a type two games send (Hold'em's and
+    Pocha's hand_start) tries each game's line in the registry's order."""
+    every: dict[str, list[Line]] = {}
+    for part in parts:
+        for kind, line in part.items():
+            every.setdefault(kind, []).append(line)
+    return {k: v[0] if len(v) == 1 else _first(v) for k, v in every.items()}
 
 
-LINES = _Lines()
+# LINES: LINK_LINES with every game's, merged on first use (plateau.games.Merged)
+LINES = Merged("LINES", LINK_LINES, _merged_lines)
 
 
 @functools.lru_cache(maxsize=32)

@@ -18,7 +18,7 @@ import sys
 import urllib.request
 
 import pytest
-from clubkit import wait_for
+from clubkit import serving, table_state, wait_for
 from simkit import logged, plateau, registry_with
 
 from plateau import HARDWARE, ROOT
@@ -235,39 +235,22 @@ def in_the_club(log, db, copy):
     its page's state is Snap's view (the card on top, 3 snaps), drawn as the host module's
     rows; the game is in the league (`/league/snap`, `plateau league --game snap`), and the
     page a browser shows (where chromium is installed) has the rows and the league's link."""
-    serve = subprocess.Popen(
-        [sys.executable, "-m", "plateau", "serve", "--log", str(log), "--table", "t1"]
-        + ["--port", "0", "--db", str(db)],
-        stdout=subprocess.PIPE,
-        text=True,
-        env=env(**copy),
-    )
-    try:
-        assert serve.stdout is not None
-        url = serve.stdout.readline().split()[-1]
-
-        def state() -> dict:
-            try:
-                with urllib.request.urlopen(f"{url}api/table/t1") as r:
-                    return json.load(r)
-            except OSError:
-                return {}
-
-        lines = len(log.read_text().splitlines())
-        wait_for(lambda: state().get("state", {}).get("line") == lines, 60, "the log's lines")
-        got = state()
-        top = [json.loads(x) for x in log.read_text().splitlines()][-1]  # game_over
-        cards = [json.loads(x)["card"] for x in log.read_text().splitlines() if '"card"' in x]
-        assert got["state"]["game"] == "snap" and top["type"] == "game_over"
+    events = [json.loads(x) for x in log.read_text().splitlines()]
+    with serving(log, "t1", db, **copy) as url:
+        wait_for(
+            lambda: table_state(url, "t1").get("state", {}).get("line") == len(events),
+            60,
+            "the log's lines",
+        )
+        got = table_state(url, "t1")
+        cards = [e["card"] for e in events if e["type"] == "card"]
+        assert got["state"]["game"] == "snap" and events[-1]["type"] == "game_over"
         assert got["state"]["view"]["snaps"] == 3 and got["state"]["view"]["top"] == cards[-1]
         assert got["page"] == {"rows": [["Top card", "top"], ["Snaps", "snaps"]], "deck": "french"}
         with urllib.request.urlopen(f"{url}api/league/snap") as r:
             history = json.load(r)["history"]
         assert [h["ranking"] for h in history] == [[["1"]]] and history[0]["score"] == {"1": 3}
         browsed(url)
-    finally:
-        serve.terminate()
-        serve.wait(10)
     done = plateau("league", "--db", db, "--game", "snap", **copy)
     assert done.returncode == 0 and "1 players, 1 recent snap results" in done.stdout, done
 

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import functools
 import importlib
+from collections.abc import Callable, Iterator, Mapping
 from types import SimpleNamespace
+from typing import Any
 
 from plateau.fw import games as firmware
 
@@ -85,6 +87,32 @@ def find(name: str) -> SimpleNamespace:
             raise
         return PLAIN
     return SimpleNamespace(**{k: getattr(module, k, v) for k, v in vars(PLAIN).items()})
+
+
+class Merged(Mapping):
+    """One table of what every game's host module gives for one of its names (a dict: its
+    SHAPES, its LINES), merged by `merge` from `base` and theirs in the registry's order, on
+    first use: the modules that ask (plateau.events, plateau.view) are loaded before the
+    games' modules, which use them."""
+
+    def __init__(self, name: str, base: dict, merge: Callable[[list[dict]], dict]) -> None:
+        self._name, self._base, self._merge = name, base, merge
+        self._all: dict | None = None
+
+    def table(self) -> dict:
+        if self._all is None:
+            theirs = [getattr(find(g), self._name) for g in names()]
+            self._all = self._merge([self._base, *theirs])
+        return self._all
+
+    def __getitem__(self, key: str) -> Any:
+        return self.table()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.table())
+
+    def __len__(self) -> int:
+        return len(self.table())
 
 
 def harness(which: str) -> tuple[str, ...]:
