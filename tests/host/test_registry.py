@@ -16,6 +16,7 @@ import shutil
 import subprocess
 import sys
 import urllib.request
+from pathlib import Path
 
 import pytest
 from clubkit import serving, table_state, wait_for
@@ -61,6 +62,44 @@ def snap(tmp_path_factory):
     (root / "firmware/games/snap/__init__.py").write_text("")
     assert registry_with(root / "firmware", "snap") == (*GAMES, "snap")
     return root, text, files[VIEW]
+
+
+def test_the_pages_code_passes_the_projects_lint():
+    """The page's files as the project's own (ruff with its settings, the firmware's
+    exceptions included): a game added as the page says passes `make lint` as it is."""
+    ruff = shutil.which("ruff") or str(Path(sys.executable).parent / "ruff")
+    files, _, _ = page()
+    for path, src in files.items():
+        for check in (["check"], ["format", "--check"]):
+            done = subprocess.run(
+                [ruff, *check, "--stdin-filename", path, "-"],
+                input=src,
+                capture_output=True,
+                text=True,
+                cwd=ROOT,
+            )
+            assert done.returncode == 0, (path, check, done.stdout + done.stderr)
+
+
+def test_the_pages_firmware_type_checks_against_the_esp32_stubs(snap, tmp_path):
+    """Snap's firmware files as `make typecheck` checks the firmware: against the ESP32 stubs
+    (the page's `COMMANDS = {}` needed its type, as Tock's and Weykick's have)."""
+    root, _, _ = snap
+    stubs = Path(sys.executable).parents[1] / "esp32-stubs"  # make setup puts them there
+    mypy = Path(sys.executable).parent / "mypy"
+    if not (stubs.is_dir() and mypy.exists()):
+        pytest.skip("no ESP32 stubs or mypy in this environment: make setup installs them")
+    done = subprocess.run(
+        [str(mypy), "--config-file", str(ROOT / "pyproject.toml"), "--custom-typeshed-dir"]
+        + [str(stubs), "--cache-dir", str(tmp_path / "cache"), "--explicit-package-bases"]
+        + ["games/snap"],
+        capture_output=True,
+        text=True,
+        cwd=root / "firmware",
+        env=env(MYPYPATH=str(stubs)),
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
 
 
 def test_every_game_is_declared_whole():
