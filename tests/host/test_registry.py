@@ -47,7 +47,7 @@ def page():
 @pytest.fixture(scope="module")
 def snap(tmp_path_factory):
     """A checkout's copy as the page leaves it: firmware/ with Snap in it, the page's table
-    script, and the page's view module (not written: the tests choose where)."""
+    script, and the page's host module (not written: the tests choose where)."""
     files, line, text = page()
     assert set(files) == {"firmware/games/snap/game.py", "firmware/games/snap/tracker.py", VIEW}
     # the page's line: Snap after the games there are (the registry's, as the page was written)

@@ -76,7 +76,7 @@ def test_pocha_score_table():
     assert [r.split()[0] for r in rows[1:]] == ["1", "2", "10"]  # seats in order
     assert rows[1].split() == ["1", "1", "1", "+15", "40"]
     text = printed(View(False), [{"type": "hello", "boot": "b", "game": "pocha"}, ev])
-    assert "hand 3 over" in text and "+15" in text  # the table: Pocha's view module's Live
+    assert "hand 3 over" in text and "+15" in text  # the table: Pocha's host module's Live
 
 
 def test_holdem_lines():

@@ -186,7 +186,7 @@ def replay(path: str, as_json: bool = False) -> int:
 
 
 class Unchecked:
-    """The replay of a game its view module has no checker for (or a game this host does not
+    """The replay of a game its host module has no checker for (or a game this host does not
     know): its events counted, not checked."""
 
     def __init__(self, game: str, why: str) -> None:
@@ -203,7 +203,7 @@ class Unchecked:
 
 
 def _checker(game: str):
-    """A new replay checker for one game of a log (its view module's `replay()`)."""
+    """A new replay checker for one game of a log (its host module's `replay()`)."""
     from plateau import games
 
     try:
