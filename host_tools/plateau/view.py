@@ -23,7 +23,8 @@ def _show(ev: dict, game: object) -> str:
     kind = ev.get("type", "?")
     rest = {k: v for k, v in ev.items() if k not in ("type", "boot", "seq", "at")}
     num = f"#{ev['seq']:<4}" if "seq" in ev else "     "
-    special = _lines_of(game).get(kind) if isinstance(kind, str) else None
+    lines = _lines_of(game) if isinstance(game, str) else LINES  # (a board may say anything)
+    special = lines.get(kind) if isinstance(kind, str) else None
     if special:
         try:  # a board may say anything: a shape the line does not expect falls back
             text = special(rest, ev)
@@ -101,13 +102,13 @@ LINES = Merged("LINES", LINK_LINES, _merged_lines)
 
 
 @functools.lru_cache(maxsize=32)
-def _lines_of(game: object) -> Mapping[str, Line]:
+def _lines_of(game: str) -> Mapping[str, Line]:
     """The lines for the events of `game`: its own first, then LINES (every game's); LINES
-    alone for no game, or one this host does not know."""
+    alone for a game this host does not know."""
     from plateau import games
 
     try:
-        own = games.find(game).LINES if isinstance(game, str) else {}
+        own = games.find(game).LINES
     except ValueError:
         own = {}
     if not own:

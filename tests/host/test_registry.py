@@ -260,6 +260,14 @@ def test_its_host_module_is_found_by_every_host_tool_the_club_and_the_league(sna
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     said = r"^resets: 2 kill -9 over 1 games .*: 0 stuck, 0 plays lost, 0 doubled"
     assert re.search(said, done.stdout, re.M), done.stdout
+    # and harder: 20 kills over two games, one with its host late (kills before it came, some
+    # before Snap's first save: the page's game lost its first cards there when it did not
+    # mark itself unsaved at its start)
+    kills = ("--kills", "20", "--per-game", "10", "--short", "--seed", "11")
+    done = plateau("resets", "--games", "snap", *kills, **copy)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    said = r"^resets: 20 kill -9 over 2 games .*: 0 stuck, 0 plays lost, 0 doubled"
+    assert re.search(said, done.stdout, re.M), done.stdout
     done = plateau("chaos", "--game", "snap", **copy)
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     said = r"^chaos: 1 whole games \(1 snap\), 7 events emitted: 0 lost .* 0 duplicated"
