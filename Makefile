@@ -63,7 +63,8 @@ typecheck: $(STAMP)
 		host_tools/plateau
 
 # Every firmware module compiled as the board loads it; one that does not compile fails.
-# Firmware tests are compiled too, so the MicroPython runs load bytecode, not source.
+# Firmware tests are compiled too, so the MicroPython runs load bytecode, not source. And
+# firmware/package.json (the mip package) is made from the tree when it differs (plateau build).
 mpy: $(STAMP)
 	@rm -rf build/mpy build/mpytests
 	@$(BIN)/plateau build

@@ -42,8 +42,10 @@ def pytest_terminal_summary(terminalreporter):
 
 def pytest_addoption(parser):
     parser.addoption(
-        "--board",
+        "--port",
+        "--board",  # its name before --port (the board is the ESP32; this names its port)
         metavar="PORT",
+        dest="port",
         default=None,
         help="run the firmware's tests on an ESP32 at PORT through mpremote",
     )

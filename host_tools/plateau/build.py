@@ -1,7 +1,9 @@
-"""Compile the firmware with mpy-cross into build/mpy, as the board loads it.
+"""Compile the firmware with mpy-cross into build/mpy, as the board loads it, and make the
+tree's firmware/package.json (the firmware as a mip package) from the tree.
 
-Used by `make mpy` (every module, printed) and by the simulator (only what changed), so the
-firmware that runs under `micropython` here is the bytecode that goes to the board.
+Used by `make mpy` (every module, printed, and package.json) and by the simulator (only what
+changed), so the firmware that runs under `micropython` here is the bytecode that goes to
+the board, and the package lists the modules the tree has (a game added is in it).
 
 Each firmware tree has its build folder of its own (two trees in one folder ran each other's
 modules), holding its modules only (a module deleted or renamed in the tree is deleted here
@@ -39,6 +41,20 @@ def build(verbose: bool = False, only_changed: bool = False) -> int:
     with open(BUILD.parent / f".{BUILD.name}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # released when closed
         return _build(verbose, only_changed)
+
+
+def package() -> bool:
+    """The tree's package.json made again from its modules (plateau.deploy.package_json):
+    written when it differs, so that it is the build's, never edited by hand (a game added
+    is packaged at the next `make mpy`); True when it was written. mip fetches it from the
+    repository, which is why it is kept in the tree (commit it with the change)."""
+    from plateau.deploy import PACKAGE_JSON, package_json
+
+    made = package_json()
+    if PACKAGE_JSON.exists() and PACKAGE_JSON.read_text() == made:
+        return False
+    PACKAGE_JSON.write_text(made)
+    return True
 
 
 def _build(verbose: bool, only_changed: bool) -> int:

@@ -38,8 +38,8 @@ COMMANDS = (
     ("firmware", "plateau.commands.install:add_firmware"),
     ("build", "plateau.commands.install:add_build"),
     ("size", "plateau.commands.install:add_size"),
-    ("tock", "plateau.tock:add_parser"),
-    ("holdem", "plateau.holdem:add_parser"),
+    ("tock", "plateau.games.tock.prompt:add_parser"),  # the games' own commands
+    ("holdem", "plateau.games.holdem.showdown:add_parser"),
     ("bridge", "plateau.club:add_bridge"),
     ("serve", "plateau.club:add_serve"),
     ("players", "plateau.club:add_players"),
@@ -92,9 +92,9 @@ def main(argv: list[str] | None = None) -> int:
         for sig in (signal.SIGTERM, signal.SIGHUP):
             if signal.getsignal(sig) == signal.SIG_DFL:
                 signal.signal(sig, _interrupted)
-    from plateau import FIRMWARE, registry
+    from plateau import FIRMWARE, games
 
-    trouble = registry.declaration_trouble()  # a game's declarations, before anything runs
+    trouble = games.declaration_trouble()  # a game's declarations, before anything runs
     if trouble:
         print(f"plateau: {FIRMWARE}: {trouble}", file=sys.stderr)
         return 2

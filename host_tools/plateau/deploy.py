@@ -191,7 +191,8 @@ def package_json(board: str = "esp32") -> str:
     imports them: a board with PSRAM, as for .mpy files, docs/chip.md), boot.py, main.py and
     the maps of `board`; never the simulator. Paths are relative to this file, as mip
     fetches them (the maps from ../hardware/). Not tried here: no board, no network.
-    `plateau deploy --package-json` writes it; a test keeps it current."""
+    `plateau build` (make mpy) writes it when the tree changed, as does `plateau deploy
+    --package-json`; a test keeps it current."""
     import json
 
     from plateau import __version__

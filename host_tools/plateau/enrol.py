@@ -1,5 +1,5 @@
 """`plateau enrol`: teach the table which tag is which card, one card or a whole deck, with
-the UID each tag answered, duplicates caught, and a registry file written as it goes (so an
+the UID each tag answered, duplicates caught, and a tag map written as it goes (so an
 interrupted deck keeps what was done; the file has the shape of hardware/tags.json).
 
 The table keeps what it enrolled on its own flash (firmware/store.py, tags.json there), so
@@ -29,15 +29,15 @@ DECKS = {
 
 
 def enrol(port: str, cards: list[str], write: str | None, baud: int, timeout: float, say=print):
-    """Asks for each card in turn; returns (registry {uid: card}, problems)."""
-    registry: dict[str, str] = {}
+    """Asks for each card in turn; returns (tags {uid: card}, problems)."""
+    tags: dict[str, str] = {}
     if write and Path(write).exists():
         try:
-            registry = dict(json.loads(Path(write).read_text())["tags"])
+            tags = dict(json.loads(Path(write).read_text())["tags"])
         except OSError as e:  # a folder, a file it may not read
             raise UsageError(f"cannot read {write}: {e.strerror}") from None
         except (ValueError, KeyError, TypeError) as e:
-            raise UsageError(f"{write} is not a tag registry: {e}") from None
+            raise UsageError(f"{write} is not a tag map: {e}") from None
     if write and not Path(write).resolve().parent.is_dir():  # found out now, not after a tag
         raise UsageError(f"cannot write {write}: no folder {Path(write).parent}")
     link = HostLink(port, baud)
@@ -56,21 +56,21 @@ def enrol(port: str, cards: list[str], write: str | None, baud: int, timeout: fl
                 say(f"  no tag within {timeout:.0f} s: {card} skipped")
                 todo.pop(0)
                 continue
-            before = registry.get(uid)
+            before = tags.get(uid)
             if before is not None and before != card and before in cards:
                 # the same tag twice in this deck: the earlier card has lost its tag
                 say(f"  DUPLICATE: tag {uid} was {before}; it is {card} now: {before} again later")
                 todo.append(before)
                 done -= 1
-            registry[uid] = card
+            tags[uid] = card
             todo.pop(0)
             done += 1
             say(f"  {card}: tag {uid}")
             if write:
-                _write(write, registry)
+                _write(write, tags)
     finally:
         link.close()
-    return registry
+    return tags
 
 
 def _enrol_one(link: HostLink, card: str, timeout: float, say=print) -> str | None:
@@ -135,7 +135,7 @@ def _cancel(link: HostLink, wait: float = 2.0) -> None:
             return
 
 
-def _write(path: str, registry: dict[str, str]) -> None:
+def _write(path: str, tags: dict[str, str]) -> None:
     tmp = Path(path + ".tmp")
-    tmp.write_text(json.dumps({"tags": dict(sorted(registry.items()))}, indent=1) + "\n")
+    tmp.write_text(json.dumps({"tags": dict(sorted(tags.items()))}, indent=1) + "\n")
     tmp.replace(path)

@@ -17,6 +17,8 @@ import re
 import unicodedata
 from typing import Any
 
+from plateau.games import Merged
+
 MAX_DEPTH = 8  # lists and objects inside each other (a Tock snapshot needs 4)
 MAX_LINE = 16384  # bytes in a log line; the host's own lines are far shorter (a frame is 1 KB)
 MAX_INT = 2**53  # larger numbers are not a count, a time or a seq
@@ -72,82 +74,90 @@ def too_deep(data: bytes) -> bool:
 
 
 # --- shapes ---------------------------------------------------------------------------------
+# The checks a shape's fields use (a game's host module uses them for its own: plateau/games/)
 
 
-def _text(v: Any) -> bool:
+def is_text(v: Any) -> bool:
     return isinstance(v, str) and len(v) <= 256
 
 
-def _int(v: Any) -> bool:
+def is_int(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool) and -MAX_INT < v < MAX_INT
 
 
-def _count(v: Any) -> bool:
-    return _int(v) and v >= 0
+def is_count(v: Any) -> bool:
+    return is_int(v) and v >= 0
 
 
-def _texts(v: Any) -> bool:
-    return isinstance(v, list) and len(v) <= 64 and all(_text(x) for x in v)
+def is_texts(v: Any) -> bool:
+    return isinstance(v, list) and len(v) <= 64 and all(is_text(x) for x in v)
 
 
-def _steps(v: Any) -> bool:
+def is_steps(v: Any) -> bool:
     return (
         isinstance(v, list)
         and len(v) <= 16
-        and all(isinstance(s, list) and len(s) == 2 and _text(s[0]) and _text(s[1]) for s in v)
+        and all(isinstance(s, list) and len(s) == 2 and is_text(s[0]) and is_text(s[1]) for s in v)
     )
 
 
-def _amounts(v: Any) -> bool:
+def is_amounts(v: Any) -> bool:
     """seat -> chips (stacks, blinds), or side -> goals (a score)"""
-    return isinstance(v, dict) and len(v) <= 16 and all(_text(k) and _int(x) for k, x in v.items())
+    return (
+        isinstance(v, dict) and len(v) <= 16 and all(is_text(k) and is_int(x) for k, x in v.items())
+    )
 
 
-def _obj(v: Any) -> bool:
+def is_obj(v: Any) -> bool:
     return isinstance(v, dict)
 
 
-def _maybe(check):
-    return lambda v: v is None or check(v)
+_MAYBE: dict = {}
 
 
-# type -> {field: (check, required)}: the fields host tools read, nothing more. A field is
-# required only where every game's event of that type has it; readers test the others.
-SHAPES: dict[str, dict[str, tuple[Any, bool]]] = {
-    "hello": {"fw": (_maybe(_text), False), "table": (_maybe(_text), False)},
-    "snapshot": {"position": (_obj, False)},
-    "game": {"position": (_obj, False)},
-    "heartbeat": {"up": (_int, True)},
-    "card": {"card": (_text, True), "seat": (_maybe(_text), False), "board": (_texts, False)},
-    "move": {"card": (_text, True), "seat": (_text, True), "steps": (_steps, True)},
-    "discard": {"card": (_text, True)},
-    "undo": {"steps": (_steps, False), "card": (_maybe(_text), False)},
-    "resumed": {"position": (_obj, False), "card": (_maybe(_text), False)},
-    "win": {"seat": (_text, True)},
-    "goal": {
-        "goal": (_text, True),
-        "side": (_text, True),
-        "score": (_amounts, False),
-        "match_ms": (_int, False),
-        "seen_ms": (_int, False),
-    },
-    "match_end": {"winner": (_maybe(_text), False), "score": (_amounts, False)},
-    # Weykick's: a ball not counted, and a result undo took back (docs/weykick.md)
-    "ignored": {"goal": (_text, False), "why": (_text, True), "out_ms": (_int, False)},
-    "withdrawn": {"winner": (_maybe(_text), False), "score": (_amounts, False)},
-    # Hold'em's; Pocha's hand_start and hand_end carry other fields
-    "hand_start": {"stacks": (_amounts, False), "blinds": (_amounts, False)},
-    "action": {"seat": (_text, False), "stack": (_int, False)},
-    "hand_end": {"stacks": (_amounts, False)},
-    "gap": {"from": (_count, True), "to": (_count, True), "why": (_text, False)},
+def maybe(check):
+    """`check`, or None: one function for each check, so that two games' shapes that both
+    say maybe(is_text) for a field say the same."""
+    if check not in _MAYBE:
+        _MAYBE[check] = lambda v: v is None or check(v)
+    return _MAYBE[check]
+
+
+# type -> {field: (check, required)}: the fields host tools read, nothing more, of the
+# events every game's table sends (the link's, the table's, the logger's own); each game's
+# host module adds its own events' (its SHAPES: plateau/games/<game>), merged into SHAPES. A
+# field is required only where every game's event of that type has it; readers test the
+# others.
+LINK_SHAPES: dict[str, dict[str, tuple[Any, bool]]] = {
+    "hello": {"fw": (maybe(is_text), False), "table": (maybe(is_text), False)},
+    "heartbeat": {"up": (is_int, True)},
+    "gap": {"from": (is_count, True), "to": (is_count, True), "why": (is_text, False)},
     # the logger's: lines before it held numbers the board never sent (hostlink._check_log)
-    "retake": {"from": (_count, True), "why": (_text, False)},
-    "answer": {"ok": (lambda v: isinstance(v, bool), True), "why": (_maybe(_text), False)},
-    "error": {"what": (_maybe(_text), False), "why": (_maybe(_text), False)},
+    "retake": {"from": (is_count, True), "why": (is_text, False)},
+    "answer": {"ok": (lambda v: isinstance(v, bool), True), "why": (maybe(is_text), False)},
+    "error": {"what": (maybe(is_text), False), "why": (maybe(is_text), False)},
     # a tag awaited (enrol) no longer: a new game started (docs/protocol.md, Enrolment)
-    "enrol_ended": {"card": (_text, True), "why": (_text, False)},
-    "bad": {"why": (_text, True), "text": (_text, False)},
+    "enrol_ended": {"card": (is_text, True), "why": (is_text, False)},
+    "bad": {"why": (is_text, True), "text": (is_text, False)},
 }
+
+
+def _merged_shapes(parts: list[dict]) -> dict[str, dict[str, tuple[Any, bool]]]:
+    """LINK_SHAPES and every game's SHAPES as one: for each type, each field any of them
+    names, with its check (the first one given: plateau.games.trouble says when two games
+    give a field two checks), required when every one that names it requires it."""
+    out: dict[str, dict[str, tuple[Any, bool]]] = {}
+    for part in parts:
+        for kind, fields in part.items():
+            into = out.setdefault(kind, {})
+            for key, (check, required) in fields.items():
+                had = into.get(key)
+                into[key] = (had[0], had[1] and required) if had else (check, required)
+    return out
+
+
+# SHAPES: LINK_SHAPES with every game's, merged on first use (plateau.games.Merged)
+SHAPES = Merged("SHAPES", LINK_SHAPES, _merged_shapes)
 
 
 def shape(ev: Any) -> str | None:
@@ -161,11 +171,11 @@ def shape(ev: Any) -> str | None:
     if boot is not None and not (isinstance(boot, str) and _BOOT.match(boot)):
         return '"boot" is not a short id'
     for key in ("seq", "at"):
-        if key in ev and not _count(ev[key]):
+        if key in ev and not is_count(ev[key]):
             return f'"{key}" is not a whole number >= 0'
     if "seq" in ev and "at" in ev:
         return 'an event has "seq" (numbered) or "at" (a link message), not both'
-    for key, (check, required) in SHAPES.get(kind, {}).items():
+    for key, (check, required) in SHAPES.table().get(kind, {}).items():
         if key not in ev:
             if required:
                 return f"{kind} without {key}"

@@ -28,7 +28,7 @@ OUT = ROOT / "build" / "firmware"
 # plateau's board (as for deploy: the pin map) -> MicroPython's board, where the image goes
 BOARDS = {
     "esp32": ("ESP32_GENERIC", "0x1000"),  # ESP32-WROOM-32E (no PSRAM): the reference
-    "esp32s3": ("ESP32_GENERIC_S3", "0x0"),  # an S3; N8R2: variant SPIRAM_OCT
+    "esp32s3": ("ESP32_GENERIC_S3", "0x0"),  # an S3 N8R8: variant SPIRAM_OCT (octal PSRAM)
 }
 
 

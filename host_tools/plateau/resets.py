@@ -9,21 +9,15 @@ written by the simulator before the firmware sees each hand action: pawns, cards
 reader and balls in goals stand as they stood). The pty is held open by the harness across
 the kills, as a USB-serial bridge stays when the board under it resets. In every other
 game the host is started late, after the board was killed once or more with nobody
-listening: it must still get every event from the first (EARLY below).
+listening: it must still get every event from the first (kills.EARLY).
 
 Each game is also played once without kills; its log is the reference. For every killed run
 the harness counts: games stuck (the script ended and the game did not), plays (moves,
 cards, bids, bets, goals...) lost or doubled against the reference, events logged twice or
 missing from the numbering, and whether the game ended as the reference did.
 
-Kill points are chosen where a reset hurts most: inside a Jack swap, during a 7, with the
-pile holding the deck's last card, mid-move (Tock); in a tie-break hand, in the draw for
-the first dealer and after the game ended (Pocha); mid-hand, at showdown and in the draw
-for the button (Hold'em); with the ball in a goal and right after it was taken out
-(Weykick); and anywhere. The line is seeded; the
-instant, a few milliseconds after the simulator reached it, is the machine's (what the
-firmware was doing then: scanning, saving, writing a frame). A file `state.tmp` or
-`events.log.tmp` left on the flash after a kill shows the kill cut a save short: counted.
+Kill points are chosen where a reset hurts most (plateau.kills); one run, killed at them, is
+in plateau.restarts.
 """
 
 from __future__ import annotations
@@ -31,62 +25,40 @@ from __future__ import annotations
 import argparse
 import difflib
 import json
-import os
 import random
 import shutil
-import signal
-import subprocess
 import sys
 import tempfile
-import time
-import tty
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from plateau import registry
+from plateau import games
 from plateau.build import BUILD, build
 from plateau.commands import SEED, out_folder, whole
-from plateau.logger import read_log
-from plateau.registry import find
-from plateau.sim import command, dies_with_parent
+from plateau.games import find
+from plateau.kills import plan
+from plateau.restarts import RESYNC_S, Run, run
 
-# The games the harness plays (those with a generator slot), in the order that seeds each
-# one's runs: the four as they always were, a game added since after them
-GAMES = registry.generated(("tock", "pocha", "holdem", "weykick"))
-RUN_TIMEOUT_S = 600.0  # a run longer than this is stuck (a whole Tock game takes ~40 s)
-# A killed run's table time goes at most SPEED times real time: the host's own timing (it
-# asks again 0.25 s, 0.5 s, then every second after a hole) is real time, and a board that
-# restarts keeps what its ring held (256 events, 16 KB). Unpaced, the simulator can emit
-# hundreds of events in the 0.25 s before the host asks, and resets come 0.1 s apart: no
-# table does that.
-SPEED = 25
-# And a board that was reset takes this long to start again (an ESP32 boots in a second or
-# two): the host meanwhile reads what the killed board wrote and asks for what it misses.
-BOOT_S = 0.5
-FLASH_MS = 3  # a save takes this long to land (the simulator's slow flash): kills cut some
-# In every other killed run the host (`plateau log`) is started late: the board plays on with
-# no host listening and is killed (once or more) between its EARLY/2th and EARLY th script
-# lines, and once it is back the host asks for everything from the first event: tens of
-# events, all still in the ring (256 events, 16 KB). A board that restarted must resend every
-# event it had saved, as it would have without the reset.
-EARLY = 60  # lines: at most about 80 events, 8 KB (Hold'em, the wordiest)
-RESYNC_S = 10.0  # the longest the harness waits for the host to catch up after a restart
+# The games the harness plays (those with a generator), in the order that seeds each one's
+# runs: as each game's host module places itself (ORDER: the four as they always were), a
+# game added since after them
+GAMES = games.harness("resets")
 
 # What each game's events must agree on, killed or not: its plays and their outcome (timings,
-# the board's clock and link messages aside), as its host view module says (plateau/views/).
+# the board's clock and link messages aside), as its host module says (plateau/games/).
 
 
 def plays(game: str, events: list[dict]) -> list[str]:
     """The plays of a log, each as one comparable line."""
-    keys = find(game).PLAYS
+    keys, compared = find(game).PLAYS, find(game).compared
     out = []
     for ev in events:
         fields = keys.get(str(ev.get("type")))
         if fields is None:
             continue
         d = {k: ev.get(k) for k in fields}
-        if ev["type"] == "move" and d["kind"] == "swap":  # a Jack's two steps in any order
-            d["steps"] = sorted(d["steps"] or [])
+        if compared:  # the game's own reading (Tock: a Jack's two steps in any order)
+            d = compared(ev, d)
         out.append(ev["type"] + " " + json.dumps(d, sort_keys=True))
     return out
 
@@ -96,299 +68,10 @@ def outcome(game: str, events: list[dict]) -> str | None:
     return last[-1] if last else None
 
 
-# --- the games, and where to kill them ------------------------------------------------
-
-
 def script(game: str, seed: int, size: str = "full") -> str:
     """A whole generated game (`size` "short": a quicker one for `make test`): the game's
-    generator slot (plateau/views/<game>.py)."""
+    generator (its host module's script, plateau/games/<game>)."""
     return find(game).script(seed, size)
-
-
-def places(game: str, text: str) -> dict[str, list[int]]:
-    """Script lines (1-based) where a kill hurts most, by kind; "any": every action line.
-    The stretches its generator marks with a comment (a jack swap, a tie-break, a showdown, a
-    hand) for any game; the game's own places from its view module's kill_place."""
-    lines = text.split("\n")
-    out: dict[str, list[int]] = {"any": []}
-
-    def add(kind: str, n: int) -> None:
-        out.setdefault(kind, []).append(n)
-
-    view = find(game)
-    kill_place = view.kill_place or (lambda verb, raw, seen: (None, None))
-    seen: dict = {}  # what the game's kill_place counts
-    inside = None  # the kind of stretch we are in: "seven", "pile", "tiebreak", ...
-    for i, raw in enumerate(lines):
-        n = i + 1
-        word = raw.split("#", 1)[0].split()[:1]
-        verb = word[0] if word else None
-        if raw.startswith("# jack swap"):
-            for k in (1, 2, 3):  # after the first, second and third of its four actions
-                add("jack swap", n + k)
-        if raw.startswith("# tie-break"):
-            inside = "tie-break"
-        if raw.startswith("# showdown"):
-            add("showdown", n + 1)
-        if raw.startswith("# hand "):
-            inside = "hand"
-        if verb is None:
-            continue
-        out["any"].append(n)
-        place, stretch = kill_place(verb, raw, seen)  # the game's own (its view module)
-        if place:
-            add(place, n)
-        if stretch is not None:
-            inside = stretch or None
-        if inside and verb in ("card", "move", "lift", "place", "send", "wait", "gather"):
-            add(inside, n)
-    if view.KILL_AFTER_END:  # the game over: its last lines (the final wait)
-        out["after the game ended"] = out["any"][-view.KILL_AFTER_END :]
-    out["mid-save"] = out["any"]  # the kill waits there for a save under way (see run)
-    return out
-
-
-def choose(game: str, text: str, kills: int, rng: random.Random) -> list[tuple[int, float]]:
-    """`kills` kill points: (script line, delay in s after the simulator reached it), half
-    of them in the places a reset hurts most, the others anywhere."""
-    where = places(game, text)
-    special = [k for k in where if k != "any" and where[k]]
-    points = []
-    for i in range(kills):
-        kind = special[i % len(special)] if special and i % 2 == 0 else "any"
-        # aimed at a short stretch (a Jack swap is 4 actions), the kill follows closely
-        delays = (0, 0, 0.0005, 0.001) if kind != "any" else (0, 0.0005, 0.001, 0.003, 0.01)
-        # mid-save: the kill comes as soon as a file being saved shows on the flash
-        points.append(
-            (rng.choice(where[kind]), SAVING if kind == "mid-save" else rng.choice(delays))
-        )
-    return sorted(points)
-
-
-def plan(
-    game: str, text: str, n: int, late: bool, rng: random.Random
-) -> tuple[list[tuple[int, float]], int]:
-    """A run's `n` kill points (sorted) and how many of them come before the host starts
-    (0: it is there from the start). With `late`, one of the `n` is an early kill with nobody
-    listening (EARLY), the others are chosen as usual: `--kills N` makes N kills, not N plus
-    the early ones."""
-    if not late:
-        return choose(game, text, n, rng), 0
-    every = places(game, text)["any"]
-    lines = every[EARLY // 2 : EARLY] or every[: len(every) // 2 + 1]  # (a short game)
-    early = (rng.choice(lines), rng.choice((0, 0.001)))
-    points = sorted(choose(game, text, n - 1, rng) + [early])
-    return points, points.index(early) + 1
-
-
-def kind_of(game: str, text: str, line: int) -> list[str]:
-    """The places a script line belongs to (to say where the kills landed)."""
-    skip = ("any", "mid-save")  # mid-save is said by what the kill left on the flash
-    return sorted(k for k, ns in places(game, text).items() if line in ns and k not in skip)
-
-
-SAVING = -1.0  # a kill point's delay meaning: at the next save under way
-
-
-# --- one run: the firmware, killed and started again, and a host logging it ------------
-
-
-@dataclass
-class Run:
-    events: list[dict] = field(default_factory=list)
-    kills: int = 0
-    cut_saves: int = 0  # kills that left a save cut short on the flash
-    landed: dict[str, int] = field(default_factory=dict)  # where the kills landed
-    finished: bool = False  # the simulator played the script to its end
-    resync_max: float = 0.0  # longest real time from a restart to the host having caught up
-    resync_late: int = 0  # restarts after which the host had not caught up within RESYNC_S
-    late: list[str] = field(default_factory=list)
-    stderr: str = ""
-
-
-class Board:
-    """The simulated board behind one pty for the whole run: firmware processes come and
-    go (kill -9, restart); the pty stays, as a USB-serial bridge stays when the ESP32 under
-    it resets."""
-
-    def __init__(self, script_path: Path, work: Path, mpy: Path = BUILD, speed: int = 0):
-        self.master, self.slave = os.openpty()
-        tty.setraw(self.slave)
-        self.port = os.ttyname(self.slave)
-        self.script = script_path
-        self.flash = work / "flash"
-        self.world = work / "world.json"
-        self.errors = work / "stderr.txt"
-        self.mpy = mpy  # the compiled firmware
-        self.speed = speed  # table time at most this many times real time (0: as fast as it can)
-        self.proc: subprocess.Popen | None = None
-
-    def start(self, wait_host: bool = False) -> None:
-        """Power the board up; `wait_host`: hands act once a host has said hello (table time
-        stands still until then), so what a host that comes late gets is not a matter of
-        how fast this machine starts one."""
-        paced = ["--speed", str(self.speed), "--flash-ms", str(FLASH_MS)] if self.speed else []
-        paced += ["--wait-host"] if wait_host else []
-        cmd = command(
-            self.script, "--state", str(self.flash), "--world", str(self.world), "--linger", *paced
-        )
-        env = dict(os.environ, MICROPYPATH=str(self.mpy))
-        with open(self.errors, "ab") as err:
-            self.proc = subprocess.Popen(
-                cmd,
-                stdin=self.master,
-                stdout=self.master,
-                stderr=err,
-                env=env,
-                cwd=self.mpy,
-                preexec_fn=dies_with_parent(),
-            )
-
-    def line(self) -> int:
-        """The last script line the simulator finished (from its world file)."""
-        try:
-            return json.loads(self.world.read_text())["line"]
-        except (OSError, ValueError, KeyError):
-            return 0
-
-    def kill(self) -> None:
-        assert self.proc is not None
-        self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait()
-
-    def saving(self) -> bool:
-        return any((self.flash / n).exists() for n in ("state.tmp", "events.log.tmp"))
-
-    def cut_save(self) -> bool:
-        return any((self.flash / n).exists() for n in ("state.tmp", "events.log.tmp"))
-
-    def close(self) -> None:
-        if self.proc and self.proc.poll() is None:
-            self.kill()
-        os.close(self.master)
-        os.close(self.slave)
-
-
-def logger(board: Board, work: Path) -> subprocess.Popen:
-    """The host: `plateau log` on the pty, as a person runs it (it reconnects by itself,
-    asks for what it missed, writes each event once)."""
-    with open(work / "logger.txt", "ab") as out:
-        return subprocess.Popen(
-            [sys.executable, "-m", "plateau", "log", "--port", board.port, "--json"]
-            + ["--log", str(work / "log.jsonl"), "--db", str(work / "games.sqlite")],
-            stdout=subprocess.DEVNULL,
-            stderr=out,
-            preexec_fn=dies_with_parent(),
-        )
-
-
-def last_number(flash: Path) -> tuple[str | None, int]:
-    """(boot, seq) of the last event the board numbered and kept, from its flash."""
-    try:
-        state = json.loads((flash / "state.json").read_text())["state"]["link"]
-        return state["boot"], state["seq"]
-    except (OSError, ValueError, KeyError, TypeError):
-        return None, 0
-
-
-def logged(log: Path, boot: str | None, seq: int) -> bool:
-    """Whether the log holds event `seq` of `boot` (or the gap that says it is gone)."""
-    if seq <= 0:
-        return True  # nothing numbered yet
-    for _, ev, *_ in read_log(log) if log.exists() else ():
-        if ev and ev.get("boot") == boot:
-            if ev.get("seq") == seq or ev.get("type") == "gap" and ev.get("to", 0) >= seq:
-                return True
-    return False
-
-
-def run(
-    text: str,
-    kills: list[tuple[int, float]],
-    game: str,
-    work: Path,
-    mpy: Path = BUILD,
-    host_after: int = 0,
-) -> Run:
-    """One run of the script, killed at `kills`; `host_after` kills happen before the host
-    is started (a logger started late: it asks for everything since the first event)."""
-    work.mkdir(parents=True, exist_ok=True)
-    path = work / "game.table"
-    path.write_text(text)
-    board = Board(path, work, mpy, SPEED if kills else 0)
-    log = work / "log.jsonl"
-    result = Run()
-    host = None if host_after else logger(board, work)
-    deadline = time.monotonic() + RUN_TIMEOUT_S
-    try:
-        board.start(wait_host=host is not None)
-        assert board.proc is not None
-        for line, delay in kills:
-            while board.line() < line and board.proc.poll() is None:
-                if time.monotonic() > deadline:
-                    break
-                time.sleep(0.0005)
-            if board.proc.poll() is not None or time.monotonic() > deadline:
-                break  # the script is over (or stuck): no more kills
-            if delay == SAVING:
-                until = time.monotonic() + 5
-                while not board.saving() and time.monotonic() < until:
-                    time.sleep(0.0002)
-            else:
-                time.sleep(delay)
-            board.kill()
-            result.kills += 1
-            cut = board.cut_save()
-            result.cut_saves += cut
-            for k in kind_of(game, text, board.line()) + ["mid-save"] * cut or ["elsewhere"]:
-                result.landed[k] = result.landed.get(k, 0) + 1
-            kept = last_number(board.flash)  # what the board will take up
-            time.sleep(BOOT_S)
-            if host is None and result.kills >= host_after:
-                board.start(wait_host=True)  # the host comes now: the board waits for it
-                host = logger(board, work)
-                result.landed["before the host came"] = host_after
-            else:
-                board.start()
-            if host is None:
-                continue  # nobody to catch up yet
-            # the next reset comes once the host has what the board had when it went down
-            # (resets are seconds apart at a table; the host asks again in real time)
-            t0 = time.monotonic()
-            while time.monotonic() < min(deadline, t0 + RESYNC_S) and not logged(log, *kept):
-                time.sleep(0.02)
-            took = time.monotonic() - t0
-            result.resync_max = max(result.resync_max, took)
-            if took >= RESYNC_S:
-                result.resync_late += 1
-                result.late.append(f"the host lacked {kept} {took:.0f} s after a restart")
-        if host is None:  # the script ended before the kills the host was to come after
-            host = logger(board, work)
-        # the script played to its end (the board stays on, as a board does: --linger)
-        last = places(game, text)["any"][-1]
-        while board.line() < last and board.proc.poll() is None:
-            if time.monotonic() > deadline:
-                break
-            time.sleep(0.05)
-        result.finished = board.line() >= last
-        # the host has the board's last event, or says it is gone (or it never comes)
-        end = min(deadline, time.monotonic() + 30)
-        while time.monotonic() < end:
-            boot, seq = last_number(board.flash)
-            if logged(log, boot, seq):
-                break
-            time.sleep(0.1)
-    finally:
-        if host is not None:
-            host.send_signal(signal.SIGTERM)  # plateau log ends as on Ctrl-C
-            try:
-                host.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                host.kill()
-        board.close()
-    result.stderr = board.errors.read_text(errors="replace") if board.errors.exists() else ""
-    result.events = [ev for _, ev, *_ in read_log(log) if ev is not None] if log.exists() else []
-    return result
 
 
 # --- counting ----------------------------------------------------------------------------
@@ -473,8 +156,9 @@ def harness(
             n = min(per_game, left)
             gseed = seed * 1000 + gi * 100 + k
             text = script(game, gseed, size)
-            while game == "pocha" and k == 0 and "# tie-break" not in text:
-                gseed += 1000  # one Pocha game a run ends in a tie-break (1 game in 20 does)
+            must = find(game).RESETS_FIRST  # a stretch its first game holds (a tie-break)
+            while must and k == 0 and must not in text:
+                gseed += 1000
                 text = script(game, gseed, size)
             ref = run(text, [], game, base / f"{game}-{k}-ref", mpy)
             if not ref.finished:

@@ -12,6 +12,7 @@ import sys
 import tty
 from collections.abc import Callable
 from pathlib import Path
+from typing import IO
 
 from plateau import HARDWARE
 from plateau.build import BUILD, build
@@ -101,16 +102,29 @@ class Firmware:
         state_dir: str | None = None,
         interpreter: str | None = None,
         heap: str | int | None = None,
+        pty: tuple[int, int] | None = None,
+        mpy: str | os.PathLike | None = None,
+        stderr: IO[bytes] | None = None,
     ):
         """`interpreter`: a MicroPython other than the venv's, e.g. the 32-bit one with the
         firmware frozen in (`make mp32`: build/mp32/micropython) with `heap` 111936, the
-        ESP32's; its frozen modules come first, the compiled ones in build/mpy next."""
-        master, slave = os.openpty()
-        tty.setraw(slave)  # no echo, no newline translation: the link is binary
+        ESP32's; its frozen modules come first, the compiled ones in build/mpy next.
+        `pty`: (master, slave) of a pty the caller holds open across runs, as a USB-serial
+        bridge stays when the board under it restarts (plateau resets; the caller closes
+        it); `mpy`: the compiled firmware to run instead of build/mpy (a copy the caller
+        made); `stderr`: a file for what the simulator says (else a pipe: `stderr()`)."""
+        if pty is None:
+            master, slave = os.openpty()
+            tty.setraw(slave)  # no echo, no newline translation: the link is binary
+        else:
+            master, slave = pty
         self.port = os.ttyname(slave)
-        self._slave: int | None = slave  # held open so the pty stays up until the host opens it
-        build(only_changed=True)  # run the bytecode the board runs, not source
-        env = dict(os.environ, MICROPYPATH=f".frozen:{BUILD}")
+        # held open so the pty stays up until the host opens it (a pty of our own)
+        self._slave: int | None = slave if pty is None else None
+        if mpy is None:
+            build(only_changed=True)  # run the bytecode the board runs, not source
+        code = Path(mpy).resolve() if mpy is not None else BUILD
+        env = dict(os.environ, MICROPYPATH=f".frozen:{code}")
         if state_dir is None:  # the simulated flash, so that `reset` resumes the game
             import tempfile
 
@@ -128,12 +142,13 @@ class Firmware:
             cmd,
             stdin=master,
             stdout=master,
-            stderr=subprocess.PIPE,
+            stderr=subprocess.PIPE if stderr is None else stderr,
             env=env,
             cwd=state_dir,
             preexec_fn=dies_with_parent(),
         )
-        os.close(master)
+        if pty is None:
+            os.close(master)
 
     def finished(self) -> bool:
         return self.proc.poll() is not None

@@ -24,7 +24,7 @@ sys.path.insert(0, str(ROOT / "host_tools"))
 sys.path.insert(0, str(ROOT))
 from hardware import figures  # noqa: E402
 from plateau import HARDWARE  # noqa: E402  (puts firmware/ and its stand-ins on the path)
-from plateau.gen import generate  # noqa: E402
+from plateau.games.tock.generate import generate  # noqa: E402
 
 # isort: split
 from plateau.fw.clock import VirtualClock  # noqa: E402

@@ -25,7 +25,10 @@ import plateau  # noqa: E402,F401
 from plateau import HARDWARE  # noqa: E402
 from plateau.build import BUILD, build, mpy_cross  # noqa: E402
 from plateau.deploy import deployed_files  # noqa: E402
-from plateau.gen import generate, generate_holdem, generate_pocha, generate_weykick  # noqa: E402
+from plateau.games.holdem.generate import generate as generate_holdem  # noqa: E402
+from plateau.games.pocha.generate import generate as generate_pocha  # noqa: E402
+from plateau.games.tock.generate import generate  # noqa: E402
+from plateau.games.weykick.generate import generate as generate_weykick  # noqa: E402
 from plateau.sim import SIM_HEAP, micropython  # noqa: E402
 
 OUT = ROOT / "build" / "bench"

@@ -3,10 +3,15 @@ is missing), simulated tables' logs, and a scoreboard's Club fed from the broker
 
 from __future__ import annotations
 
+import contextlib
+import json
+import os
 import subprocess
 import sys
 import threading
 import time
+import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -14,7 +19,10 @@ import pytest
 from plateau.club.broker import READER, Mosquitto, mosquitto
 from plateau.club.mqtt import Broker, Feed
 from plateau.club.server import Club
-from plateau.gen import generate, generate_holdem, generate_pocha, generate_weykick
+from plateau.games.holdem.generate import generate as generate_holdem
+from plateau.games.pocha.generate import generate as generate_pocha
+from plateau.games.tock.generate import generate
+from plateau.games.weykick.generate import generate as generate_weykick
 
 PASSWORD = "pw-{}"  # each user's password in the tests' broker
 
@@ -96,3 +104,31 @@ def wait_for(cond, timeout: float, what: str) -> None:
         if time.monotonic() - t0 > timeout:
             raise AssertionError(f"timed out waiting for {what}")
         time.sleep(0.05)
+
+
+@contextlib.contextmanager
+def serving(log: Path, table: str, db: Path, **env: str) -> Iterator[str]:
+    """`plateau serve --log LOG --table T --db DB` on a free port (with `env` added: another
+    copy of the host tools), its address yielded, stopped after."""
+    serve = subprocess.Popen(
+        [sys.executable, "-m", "plateau", "serve", "--log", str(log), "--table", table]
+        + ["--port", "0", "--db", str(db)],
+        stdout=subprocess.PIPE,
+        text=True,
+        env=dict(os.environ, **env),
+    )
+    try:
+        assert serve.stdout is not None
+        yield serve.stdout.readline().split()[-1]
+    finally:
+        serve.terminate()
+        serve.wait(10)
+
+
+def table_state(url: str, table: str) -> dict:
+    """What the scoreboard at `url` says of a table (its /api/table), {} while it cannot."""
+    try:
+        with urllib.request.urlopen(f"{url}api/table/{table}") as r:
+            return json.load(r)
+    except OSError:
+        return {}

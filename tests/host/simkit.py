@@ -1,9 +1,10 @@
 """What the host tests that play table scripts share: the `plateau` command run as a user runs
-it (a subprocess), a script played through `plateau sim SCRIPT --log LOG`, and a log with one
-event changed."""
+it (a subprocess), a script played through `plateau sim SCRIPT --log LOG`, a log with one
+event changed, and a copy of the firmware with games added to its registry."""
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import subprocess
@@ -44,3 +45,23 @@ def tampered(lines: list[str], i: int, change: Callable[[dict], object], path: P
     change(ev)
     path.write_text("\n".join(lines[:i] + [json.dumps(ev)] + lines[i + 1 :]) + "\n")
     return path
+
+
+def registry_with(tree: Path, *names: object) -> tuple:
+    """The game registry of the firmware tree `tree` (a copy) with `names` after its games:
+    GAMES read as the registry holds it (its value, parsed) and written again with them, the
+    rest of the file as it was. Returns the new GAMES. (Tests read the registry: a copy's
+    `.replace('"pocha")', ...)` named its last game, and a fifth game broke three tests.)"""
+    path = tree / "games" / "__init__.py"
+    text = path.read_text()
+    (node,) = [
+        n
+        for n in ast.parse(text).body
+        if isinstance(n, ast.Assign) and [getattr(t, "id", None) for t in n.targets] == ["GAMES"]
+    ]
+    games = (*ast.literal_eval(node.value), *names)
+    lines = text.split("\n")
+    assert node.end_lineno is not None
+    lines[node.lineno - 1 : node.end_lineno] = [f"GAMES = {games!r}"]
+    path.write_text("\n".join(lines))
+    return games

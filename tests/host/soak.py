@@ -6,7 +6,7 @@ from collections import Counter
 
 from plateau import HARDWARE
 from plateau.fw.sim.run import play
-from plateau.gen import generate
+from plateau.games.tock.generate import generate
 
 
 def same(a: dict, b: dict) -> bool:

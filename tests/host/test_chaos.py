@@ -9,7 +9,7 @@ from pathlib import Path
 from conftest import REPORT
 
 from plateau import chaos
-from plateau.registry import find
+from plateau.games import find
 
 
 def test_P1_P2_P3_whole_games_of_every_game_through_a_hostile_line(tmp_path, monkeypatch):

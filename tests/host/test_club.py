@@ -12,7 +12,7 @@ import threading
 import time
 
 import pytest
-from clubkit import ClubFeed, broker_for, simulate, start_broker, wait_for
+from clubkit import ClubFeed, broker_for, serving, simulate, start_broker, table_state, wait_for
 from conftest import REPORT
 
 from plateau.club.league import League, rate
@@ -383,29 +383,15 @@ def test_blind_structure_and_clock():
 def test_serve_one_local_log_without_a_broker(logs, tmp_path):
     """`plateau serve --log F --table T`: one table from its log on this machine, no broker;
     the table's state over HTTP is the whole log's, and a line appended shows."""
-    import subprocess
-    import sys
     import urllib.request
 
     log = tmp_path / "p.jsonl"
     lines = logs["pocha"].read_bytes().splitlines(keepends=True)
     log.write_bytes(b"".join(lines[:-5]))
-    serve = subprocess.Popen(
-        [sys.executable, "-m", "plateau", "serve", "--log", str(log), "--table", "p1"]
-        + ["--port", "0", "--db", str(tmp_path / "club.sqlite")],
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        assert serve.stdout is not None
-        url = serve.stdout.readline().split()[-1]
+    with serving(log, "p1", tmp_path / "club.sqlite") as url:
 
         def shown_line() -> int:
-            try:
-                with urllib.request.urlopen(f"{url}api/table/p1") as r:
-                    return json.load(r)["state"]["line"]
-            except OSError:
-                return 0
+            return table_state(url, "p1").get("state", {}).get("line", 0)
 
         wait_for(lambda: shown_line() == len(lines) - 5, 30, "the log's lines")
         with open(log, "ab") as f:
@@ -416,9 +402,6 @@ def test_serve_one_local_log_without_a_broker(logs, tmp_path):
         assert shown(got) == shown(fold_log(log, "p1", "local").to_dict())
         with urllib.request.urlopen(f"{url}api/league/pocha") as r:
             assert len(json.load(r)["history"]) == 1  # the match, recorded
-    finally:
-        serve.terminate()
-        serve.wait(10)
 
 
 def test_bridge_follows_a_log_replaced_under_it(logs, tmp_path):

@@ -28,7 +28,8 @@ from plateau import ROOT
 from plateau.club.broker import READER
 from plateau.club.league import League
 from plateau.club.state import fold_log
-from plateau.logger import Index, Logger
+from plateau.index import Index
+from plateau.logger import Logger
 
 GAMES = ("tock", "holdem", "weykick", "pocha")
 NAMES = {"R+B": "<i>Ann</i>", "G+Y": "<b>Bob</b>"}  # Tock for 2: each plays a diagonal pair

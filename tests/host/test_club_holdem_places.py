@@ -12,7 +12,7 @@ from simkit import logged
 
 from plateau.club.league import League
 from plateau.club.state import fold_log
-from plateau.gen import generate_holdem
+from plateau.games.holdem.generate import generate as generate_holdem
 from plateau.logger import read_log
 
 SESSIONS = [(3, 4), (3, 11), (4, 5), (5, 7)]  # (seats, seed)
@@ -54,7 +54,7 @@ def logs(tmp_path_factory):
         return list(pool.map(one, SESSIONS))
 
 
-def test_F2_every_seat_recorded_and_ranked_by_when_it_went_out(logs, tmp_path):
+def test_every_seat_recorded_and_ranked_by_when_it_went_out(logs, tmp_path):
     games = 0
     for log in logs:
         want = expected(log)

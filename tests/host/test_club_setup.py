@@ -39,7 +39,7 @@ def _listening(port: int, proc: subprocess.Popen, timeout: float = 20.0) -> str 
     return f"not listening on {port} after {timeout} s"
 
 
-def test_ADV5_19_the_documented_setup_starts_and_takes_a_table():
+def test_the_documented_setup_starts_and_takes_a_table():
     """club-broker then `mosquitto -c` as the doc says, as whoever runs the tests (root on
     CI: the broker drops to the mosquitto user); a table then publishes to it."""
     need_mosquitto()
@@ -79,7 +79,7 @@ def _table(folder: Path) -> list[Path]:
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="the check is for a broker started as root")
-def test_ADV5_19_a_folder_the_broker_user_cannot_reach_is_refused(tmp_path):
+def test_a_folder_the_broker_user_cannot_reach_is_refused(tmp_path):
     """tmp_path is under /tmp/pytest-of-root (700): the mosquitto user cannot pass it."""
     try:
         import pwd
@@ -93,7 +93,7 @@ def test_ADV5_19_a_folder_the_broker_user_cannot_reach_is_refused(tmp_path):
     assert "cannot reach" in done.stderr and "/etc/mosquitto" in done.stderr, done.stderr
 
 
-def test_ADV5_19_sim_with_its_broker_down_says_so_once_and_logs_on(tmp_path):
+def test_sim_with_its_broker_down_says_so_once_and_logs_on(tmp_path):
     port = free_port()  # nothing listens there
     pw = tmp_path / "t1.password"
     pw.write_text("secret\n")
@@ -108,7 +108,7 @@ def test_ADV5_19_sim_with_its_broker_down_says_so_once_and_logs_on(tmp_path):
     assert len(log.read_text().splitlines()) > 3  # the table was logged all the same
 
 
-def test_ADV5_19_a_feed_with_its_broker_down_says_so_once():
+def test_a_feed_with_its_broker_down_says_so_once():
     said: list[str] = []
     feed = Feed(Broker.parse(f"127.0.0.1:{free_port()}"), lambda *a: None, say=said.append)
     feed.start()
@@ -122,7 +122,7 @@ def test_ADV5_19_a_feed_with_its_broker_down_says_so_once():
     assert len(said) == 1 and "unreachable" in said[0], said
 
 
-def test_ADV5_19_a_bridge_says_unreachable_once_per_outage(tmp_path):
+def test_a_bridge_says_unreachable_once_per_outage(tmp_path):
     log = tmp_path / "l.jsonl"
     log.write_text("")
     said: list[str] = []

@@ -9,8 +9,10 @@ import pytest
 
 from plateau.cli import main
 from plateau.club.state import fold_log
-from plateau.logger import Index, Repeats, read_log
-from plateau.registry import find
+from plateau.games import find
+from plateau.index import Index
+from plateau.logger import read_log
+from plateau.repeats import Repeats
 
 GAMES = ("holdem", "pocha")
 

@@ -1,15 +1,15 @@
-"""The figures README.md and hardware/boards.md quote for the board's heap and the deployed
+"""The figures docs/chip.md and hardware/boards.md quote for the board's heap and the deployed
 size are those of the bench run kept in tests/bench/results.txt (`make bench`): whoever keeps
-a new run updates the docs with it. (They had drifted: the README said the deployed .mpy
-files total 68 KB when the kept run said 93 KB, and that Pocha ran as .mpy files when no
-game but Weykick did: adversarial tester's finding 27.)"""
+a new run updates the docs with it. (They had drifted: the README, which held the board table
+then, said the deployed .mpy files total 68 KB when the kept run said 93 KB, and that Pocha
+ran as .mpy files when no game but Weykick did: adversarial tester's finding 27.)"""
 
 import re
 
 from plateau import ROOT
 
 RESULTS = (ROOT / "tests" / "bench" / "results.txt").read_text()
-README = (ROOT / "README.md").read_text()
+CHIP = (ROOT / "docs" / "chip.md").read_text()  # the board table and figures
 BOARDS = (ROOT / "hardware" / "boards.md").read_text()
 ROWS = {"tock": "Tock", "weykick": "Weykick", "holdem": "Hold'em", "pocha": "Pocha"}
 
@@ -34,10 +34,10 @@ def near(said: int, measured: int) -> bool:
     return abs(said - measured) <= 1  # the docs round to a kilobyte or a percent
 
 
-def test_the_readme_board_table_is_the_kept_run():
+def test_the_board_table_is_the_kept_run():
     heap = 111_936
     for game, row in ROWS.items():
-        (line,) = re.findall(rf"^\| {re.escape(row)}, [^|]*\|(.*)$", README, re.M)
+        (line,) = re.findall(rf"^\| {re.escape(row)}, [^|]*\|(.*)$", CHIP, re.M)
         frozen_use, frozen_free, files = [c.strip() for c in line.strip(" |").split("|")]
         frozen, as_files = (
             kept(game, "32-bit, firmware frozen"),
@@ -54,7 +54,7 @@ def test_the_readme_board_table_is_the_kept_run():
 
 def test_the_deployed_size_the_docs_quote_is_the_kept_run():
     total = int(re.search(r"^ +(\d+) +total \.mpy deployed", RESULTS, re.M)[1])
-    (said,) = re.findall(r"deployed `\.mpy` files total about (\d+) KB", README)
+    (said,) = re.findall(r"deployed `\.mpy` files total about (\d+) KB", CHIP)
     assert near(int(said), kb(total)), (said, total)
 
 
@@ -64,8 +64,7 @@ def test_boards_md_and_chip_md_quote_the_kept_run_for_tock():
     assert near(int(use), kb(tock["use"])) and near(int(pct), round(100 * tock["free"] / 111_936))
     files = kb(kept("tock", "32-bit, firmware as .mpy files")["use"])
     assert near(int(re.search(r"no: Tock needs about (\d+) KB", BOARDS)[1]), files)
-    chip = (ROOT / "docs" / "chip.md").read_text()
     row = re.search(
-        r"heap a Tock table needs at its peak \| about (\d+) KB \| about (\d+) KB", chip
+        r"heap a Tock table needs at its peak \| about (\d+) KB \| about (\d+) KB", CHIP
     )
     assert near(int(row[1]), kb(tock["use"])) and near(int(row[2]), files), row

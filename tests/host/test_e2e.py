@@ -10,7 +10,7 @@ import time
 from conftest import REPORT
 
 from plateau.cli import sim_events
-from plateau.gen import generate
+from plateau.games.tock.generate import generate
 from plateau.hostlink import HostLink, LinkError
 from plateau.logger import read_log
 from plateau.sim import Firmware

@@ -11,7 +11,7 @@ import random
 from conftest import REPORT
 
 from plateau.enrol import DECKS
-from plateau.resets import SAVING, run
+from plateau.restarts import SAVING, run
 
 CARDS = sorted(set(DECKS["french"]))[:24]
 

@@ -9,7 +9,7 @@ from soak import same
 
 from plateau import HARDWARE
 from plateau.fw.sim.run import play
-from plateau.gen import generate
+from plateau.games.tock.generate import generate
 
 
 def cut_power(script: str, rng: random.Random, cuts: int) -> str:

@@ -154,7 +154,7 @@ def test_import_plateau_alone_adds_no_firmware_name():
             sys.executable,
             "-c",
             "import sys; before = set(sys.modules); before_path = list(sys.path);"
-            "import plateau, plateau.cli, plateau.gen, plateau.follow, plateau.view;"
+            "import plateau, plateau.cli, plateau.games, plateau.games.tock.checker, plateau.view;"
             "from plateau.fw import TOP;"
             "print(sorted(m for m in set(sys.modules) - before if m.partition('.')[0] in TOP),"
             " [p for p in sys.path if p not in before_path])",

@@ -11,7 +11,9 @@ import shutil
 import subprocess
 import sys
 
-from plateau import ROOT, registry
+from simkit import registry_with
+
+from plateau import ROOT, games
 
 
 def plateau(*args, firmware):
@@ -27,8 +29,7 @@ def plateau(*args, firmware):
 def tree(path, settings, commands):
     """A copy of the firmware with a game `dflt` (Weykick's folder) declaring these."""
     shutil.copytree(ROOT / "firmware", path)
-    reg = path / "games" / "__init__.py"
-    reg.write_text(reg.read_text().replace('"pocha")', '"pocha", "dflt")', 1))
+    registry_with(path, "dflt")
     shutil.copytree(ROOT / "firmware" / "games" / "weykick", path / "games" / "dflt")
     decl = path / "games" / "dflt" / "game.py"
     decl.write_text(decl.read_text() + f"\nSETTINGS = {settings!r}\nCOMMANDS = {commands!r}\n")
@@ -36,7 +37,7 @@ def tree(path, settings, commands):
 
 
 def test_the_four_games_declare_nothing_wrong():
-    assert registry.declaration_trouble() is None
+    assert games.declaration_trouble() is None
 
 
 def bad_default(rng):
@@ -77,7 +78,7 @@ def test_a_name_the_command_language_uses_is_refused_in_one_line(tmp_path):
     """Seeded: each of cmd, id, game as a setting or as a command's argument, in its own
     tree; the word's own game runs without it (the last test's good tree)."""
     rng = random.Random(25)
-    for i, word in enumerate(rng.sample(registry.RESERVED, len(registry.RESERVED))):
+    for i, word in enumerate(rng.sample(games.RESERVED, len(games.RESERVED))):
         if rng.random() < 0.5:
             settings = (("target", ("int", 1, 9), 3), (word, ("int", 1, 9), 1))
             commands = {}

@@ -11,6 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from simkit import registry_with
+
 from plateau import ROOT
 
 
@@ -29,8 +31,7 @@ def tree_with_game(path: Path, name: str, folder: bool) -> Path:
     """A copy of the firmware whose registry names a game `name` (Weykick's folder copied
     as games/<name>/ when `folder`)."""
     shutil.copytree(ROOT / "firmware", path)
-    registry = path / "games" / "__init__.py"
-    registry.write_text(registry.read_text().replace('"pocha")', f'"pocha", {name!r})', 1))
+    registry_with(path, name)
     if folder and name.isidentifier():
         shutil.copytree(ROOT / "firmware" / "games" / "weykick", path / "games" / name)
     return path

@@ -26,7 +26,7 @@ def showdown(capsys, bets, folded, hands, button, board=BOARD):
     return json.loads(capsys.readouterr().out)
 
 
-def test_H7_issue_example_folded_button_odd_chip_to_its_left(capsys):
+def test_H7_folded_button_odd_chip_to_its_left(capsys):
     hands = {"1": "AH KH", "3": "AS KS"}
     out = showdown(capsys, {"1": 10, "3": 10}, {"2": 1}, hands, "2", "2C 3D 7H 9S JD")
     (pot,) = out["pots"]
@@ -161,3 +161,14 @@ def test_random_hostile_arguments_are_settled_or_refused_never_a_crash(capsys):
         settled += 1
     print(f"showdown CLI: {settled} settled, {refused} refused")
     assert settled > 30 and refused > 200
+
+
+def test_the_community_cards_by_their_name_and_by_their_old_one(capsys):
+    """`--community` names the five cards in the middle; `--board`, its spelling before the
+    word meant the ESP32 alone, still works and says the same."""
+    said = []
+    for opt in ("--community", "--board"):
+        args = ["holdem", "showdown", opt, BOARD, "--json", "--hands", "1=2C 3C", "2=4D 5D"]
+        assert plateau([*args, "--bets", "1=5", "2=5"]) == 0, capsys.readouterr().err
+        said.append(json.loads(capsys.readouterr().out))
+    assert said[0] == said[1] and said[0]["pots"][0]["shares"] == {"1": 5, "2": 5}

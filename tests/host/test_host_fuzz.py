@@ -29,7 +29,10 @@ from hypothesis import strategies as st
 from plateau import HARDWARE, events
 from plateau.fw.link import frame
 from plateau.fw.sim.run import play
-from plateau.gen import generate, generate_holdem, generate_pocha, generate_weykick
+from plateau.games.holdem.generate import generate as generate_holdem
+from plateau.games.pocha.generate import generate as generate_pocha
+from plateau.games.tock.generate import generate
+from plateau.games.weykick.generate import generate as generate_weykick
 from plateau.logger import read_log
 
 N = 10_000
@@ -325,7 +328,8 @@ def test_every_json_type_at_every_field_of_every_event(kind, fields, numbered, n
     import io
 
     from plateau.cli import View
-    from plateau.follow import Mismatch, TockFollower
+    from plateau.games import Mismatch
+    from plateau.games.tock.checker import TockChecker
     from plateau.hostlink import Receiver
     from plateau.logger import Logger
 
@@ -351,7 +355,7 @@ def test_every_json_type_at_every_field_of_every_event(kind, fields, numbered, n
         for _, e, _ in read_log(f"{d}/l.jsonl"):
             assert e is not None
             try:
-                TockFollower().feed(e)
+                TockChecker().feed(e)
             except Mismatch:
                 pass
     assert not CONTROL.search(shown.getvalue())

@@ -16,13 +16,15 @@ from conftest import REPORT
 
 from plateau import HARDWARE, events
 from plateau.fw.sim.run import play
-from plateau.gen import generate
-from plateau.logger import MAX_GAMES, Index, Logger, read_log
+from plateau.games.tock.generate import generate
+from plateau.index import MAX_GAMES, Index
+from plateau.logger import Logger, read_log
 
 # The child: writes the events the log does not have yet, and kills itself (SIGKILL, no
 # cleanup) when its countdown of operations reaches 0, in the middle of that operation.
 CHILD = r"""
 import json, os, signal, sys
+import plateau.index as I
 import plateau.logger as L
 
 log, db, todo, countdown = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
@@ -45,20 +47,20 @@ class File:
     def __getattr__(self, name):
         return getattr(self.f, name)
 
-real_commit = L.Index.commit
+real_commit = I.Index.commit
 def commit(self):
     tick("before commit")
     self._write_row()
     tick("row written, not committed")
     real_commit(self)
     tick("after commit")
-L.Index.commit = commit
+I.Index.commit = commit
 real_fsync = os.fsync
 def fsync(fd):
     tick("before fsync")
     real_fsync(fd)
 L.os.fsync = fsync
-L.COMMIT_S = 0  # commit at every line: more kill points inside the index's work
+I.COMMIT_S = 0  # commit at every line: more kill points inside the index's work
 
 logger = L.Logger(log, db)
 logger.file = File(logger.file)
@@ -246,7 +248,10 @@ def test_index_has_a_row_for_every_game_of_every_kind_with_players_and_winner(tm
     above), several to a log and in random order: each game one row with the game, its
     players, its plays (Tock moves, Weykick goals, card games' hands) and its winner, as the
     generator that wrote it knows them."""
-    from plateau.gen import generate, generate_holdem, generate_pocha, generate_weykick
+    from plateau.games.holdem.generate import generate as generate_holdem
+    from plateau.games.pocha.generate import generate as generate_pocha
+    from plateau.games.tock.generate import generate
+    from plateau.games.weykick.generate import generate as generate_weykick
 
     rng = random.Random(24)
     made = []

@@ -12,7 +12,8 @@ import pytest
 from simkit import logged
 
 from plateau.cli import main
-from plateau.logger import COLUMNS, Logger
+from plateau.logger import Logger
+from plateau.schema import COLUMNS
 
 EXAMPLE = "table tock players=2 rules=classic\ncard AS\nmove RC1 R18\nwait 1500\n"
 BAD = [
@@ -47,7 +48,7 @@ def _run(capsys, *argv):
     return code, out, err
 
 
-# what each column may hold, as the schema documents it (README, logger.SCHEMA): written here
+# what each column may hold, as the schema documents it (plateau/schema.py): written here
 # from the documentation, not taken from the checker under test
 _COUNT = ("integer>=0",)
 MAY_HOLD = {
@@ -111,7 +112,7 @@ def _writer(log, db, tmp_path) -> str | None:
     return None
 
 
-def test_F3_ADV5_5_every_column_with_a_value_of_every_kind(made, tmp_path, capsys):
+def test_every_column_with_a_value_of_every_kind(made, tmp_path, capsys):
     """ADV5-5: every command that opens the index (plateau games, games show, index, and the
     writers) refuses the same damage in one line: a text `players`, a blob `log` (a row
     no log's reader selected), a game whose first line is after its last."""
@@ -172,7 +173,7 @@ def test_F3_ADV5_5_every_column_with_a_value_of_every_kind(made, tmp_path, capsy
     print(f"damaged index: {cases} databases, {refused} opens refused in one line")
 
 
-def test_ADV5_5_a_writer_refuses_a_damaged_index_in_one_line(made, tmp_path, capsys):
+def test_a_writer_refuses_a_damaged_index_in_one_line(made, tmp_path, capsys):
     """plateau sim --log --db (a writer, as plateau log --db) on an index a reader refuses:
     refused in one line before the simulator starts, the log not written."""
     log, good = made

@@ -151,7 +151,7 @@ def test_P2_a_restarted_logger_logs_every_event_of_every_boot_once(tmp_path):
     ]
 
 
-def test_the_finding_itself(tmp_path):
+def test_an_erased_board_and_a_game_played_while_no_logger_ran_are_logged(tmp_path):
     """Events logged; the board erased with no logger; a logger that hears only its hello
     and snapshot; a game started with no logger; a logger again."""
     t = Table(random.Random(1), tmp_path / "log.jsonl")
@@ -211,7 +211,7 @@ def test_P2_a_log_whose_last_line_the_board_contradicts_loses_nothing(tmp_path):
     boot of the log, a forged line), the logger started again: every event the board still
     holds reaches the readers of the log (logger.Repeats, as replay and the index read)
     exactly once, after a `retake` line saying why."""
-    from plateau.logger import Repeats
+    from plateau.repeats import Repeats
 
     retakes = damaged_runs = 0
     for seed in range(30):

@@ -1,5 +1,5 @@
-"""The firmware's own tests on a real ESP32 (`pytest --board /dev/ttyUSB0`), through
-mpremote. Skipped, and saying so, without --board: nothing here has run on a board yet."""
+"""The firmware's own tests on a real ESP32 (`pytest --port /dev/ttyUSB0`), through
+mpremote. Skipped, and saying so, without --port: nothing here has run on a board yet."""
 
 import shutil
 import subprocess
@@ -18,10 +18,10 @@ MODULES = sorted(
 
 @pytest.fixture(scope="module")
 def board(request):
-    port = request.config.getoption("--board")
+    port = request.config.getoption("port")
     if not port:
         pytest.skip(
-            "no board given: `pytest --board /dev/ttyUSB0` runs the firmware tests "
+            "no board given: `pytest --port /dev/ttyUSB0` runs the firmware tests "
             "on an ESP32 (the simulator tests stay on the PC)"
         )
     mpremote = shutil.which("mpremote") or str(Path(sys.executable).parent / "mpremote")

@@ -10,7 +10,7 @@ import sys
 from conftest import REPORT
 from readers import lay, random_uids, read_all, ready, rng
 
-from plateau.gen import generate
+from plateau.games.tock.generate import generate
 
 
 def test_whole_game_with_a_reset_while_30_cards_lie_on_the_pile(tmp_path):

@@ -12,7 +12,7 @@ from conftest import REPORT
 from plateau import HARDWARE
 from plateau.fw.games.pocha.rules import schedule
 from plateau.fw.sim.run import play
-from plateau.gen import generate_pocha
+from plateau.games.pocha.generate import generate as generate_pocha
 
 
 def test_K3_K8_K10_a_whole_short_game_for_three_in_this_process():

@@ -3,25 +3,33 @@ docs/adding-a-game.md says. The last tests follow that page to the letter: they 
 firmware, write the page's files into the copy, put in the page's registry line and play the
 page's table script through `plateau sim` (the firmware under MicroPython, the host reading
 its events), then take the game through the host tools a user has for a log, first without
-its host view module, then with it (in a copy of the host tools): none of them is edited."""
+its host module, then with it (in a copy of the host tools): the log, the index, replay,
+`plateau gen`, the reset and chaos harnesses, the club's scoreboard and its league. None of
+them is edited: a game is one firmware folder, one registry line and one host module."""
 
+import ast
 import importlib
 import json
 import random
 import re
 import shutil
+import subprocess
+import sys
+import urllib.request
+from pathlib import Path
 
 import pytest
-from simkit import logged, plateau
+from clubkit import serving, table_state, wait_for
+from simkit import logged, plateau, registry_with
 
 from plateau import HARDWARE, ROOT
-from plateau import registry as host
+from plateau import games as host
 from plateau.fw.games import GAMES, declaration
 from plateau.fw.games.base import Game
 
 PAGE = ROOT / "docs" / "adding-a-game.md"
 LINE = re.compile(r"^GAMES = \(.*\)$", re.M)
-VIEW = "host_tools/plateau/views/snap.py"
+VIEW = "host_tools/plateau/games/snap.py"
 
 
 def page():
@@ -39,10 +47,12 @@ def page():
 @pytest.fixture(scope="module")
 def snap(tmp_path_factory):
     """A checkout's copy as the page leaves it: firmware/ with Snap in it, the page's table
-    script, and the page's view module (not written: the tests choose where)."""
+    script, and the page's host module (not written: the tests choose where)."""
     files, line, text = page()
     assert set(files) == {"firmware/games/snap/game.py", "firmware/games/snap/tracker.py", VIEW}
-    assert line == 'GAMES = ("tock", "weykick", "holdem", "pocha", "snap")'
+    # the page's line: Snap after the games there are (the registry's, as the page was written)
+    names = ast.literal_eval(line.split("=", 1)[1].strip())
+    assert names[-1] == "snap" and names[:-1] == GAMES[: len(names) - 1], line
     root = tmp_path_factory.mktemp("snap")
     shutil.copytree(ROOT / "firmware", root / "firmware")
     (root / "firmware/games/snap").mkdir()
@@ -50,11 +60,46 @@ def snap(tmp_path_factory):
         if path.startswith("firmware/"):
             (root / path).write_text(src)
     (root / "firmware/games/snap/__init__.py").write_text("")
-    registry = root / "firmware/games/__init__.py"
-    before = registry.read_text()
-    assert len(LINE.findall(before)) == 1
-    registry.write_text(LINE.sub(line, before))
+    assert registry_with(root / "firmware", "snap") == (*GAMES, "snap")
     return root, text, files[VIEW]
+
+
+def test_the_pages_code_passes_the_projects_lint():
+    """The page's files as the project's own (ruff with its settings, the firmware's
+    exceptions included): a game added as the page says passes `make lint` as it is."""
+    ruff = shutil.which("ruff") or str(Path(sys.executable).parent / "ruff")
+    files, _, _ = page()
+    for path, src in files.items():
+        for check in (["check"], ["format", "--check"]):
+            done = subprocess.run(
+                [ruff, *check, "--stdin-filename", path, "-"],
+                input=src,
+                capture_output=True,
+                text=True,
+                cwd=ROOT,
+            )
+            assert done.returncode == 0, (path, check, done.stdout + done.stderr)
+
+
+def test_the_pages_firmware_type_checks_against_the_esp32_stubs(snap, tmp_path):
+    """Snap's firmware files as `make typecheck` checks the firmware: against the ESP32 stubs
+    (the page's `COMMANDS = {}` needed its type, as Tock's and Weykick's have)."""
+    root, _, _ = snap
+    stubs = Path(sys.executable).parents[1] / "esp32-stubs"  # make setup puts them there
+    mypy = Path(sys.executable).parent / "mypy"
+    if not (stubs.is_dir() and mypy.exists()):
+        pytest.skip("no ESP32 stubs or mypy in this environment: make setup installs them")
+    done = subprocess.run(
+        [str(mypy), "--config-file", str(ROOT / "pyproject.toml"), "--custom-typeshed-dir"]
+        + [str(stubs), "--cache-dir", str(tmp_path / "cache"), "--explicit-package-bases"]
+        + ["games/snap"],
+        capture_output=True,
+        text=True,
+        cwd=root / "firmware",
+        env=env(MYPYPATH=str(stubs)),
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
 
 
 def test_every_game_is_declared_whole():
@@ -71,7 +116,8 @@ def test_every_game_is_declared_whole():
             assert f"\ntable {name}" in "\n" + view.script(1, form)  # a script of this game
         assert view.OUTCOME in view.PLAYS and view.CHAOS_SPEED > 0
         assert view.PLAYED[0] in view.PLAYS  # what the index counts is one of its plays
-        assert callable(view.gen) and callable(view.replay)  # plateau gen, plateau replay
+        # plateau gen (a game whose generator reads no option has script alone), replay
+        assert (view.gen is None or callable(view.gen)) and callable(view.replay)
         assert view.replay().summary()  # a checker fed nothing still says what it saw
     assert host.names() == GAMES
 
@@ -117,11 +163,17 @@ def test_adding_a_game_as_the_page_says_plays_through_plateau_sim(snap, tmp_path
         assert done.returncode and why in done.stderr, done.stderr[-2000:]
 
 
-def test_without_a_view_module_the_host_tools_take_the_game_as_it_comes(snap, tmp_path):
+def env(**more: str) -> dict:
+    import os
+
+    return dict(os.environ, **more)
+
+
+def test_without_a_host_module_the_host_tools_take_the_game_as_it_comes(snap, tmp_path):
     """The checkout's host tools, Snap's firmware: `plateau sim --log --db` shows every event
     as a line and logs and indexes it, `plateau replay` counts the game (main said the log
     "holds no game"), `plateau index` and `plateau games` list it; `plateau gen` says which
-    games it can write."""
+    games it can write; the club lists its table."""
     root, text, _ = snap
     fw = {"PLATEAU_FIRMWARE": str(root / "firmware")}
     db = tmp_path / "index.sqlite"
@@ -154,14 +206,24 @@ def test_without_a_view_module_the_host_tools_take_the_game_as_it_comes(snap, tm
     assert re.search(r"^game 1 +snap .* 0 moves", done.stdout, re.M), done.stdout
     done = plateau("gen", "--game", "snap", **fw)
     assert done.returncode == 2, done.stdout
-    assert "--game snap: one of tock, weykick, holdem, pocha\n" in done.stderr, done.stderr
+    made = ", ".join(g for g in host.names() if host.find(g).script)  # the checkout's
+    assert f"--game snap: one of {made}\n" in done.stderr, done.stderr
+    # the club lists its table, its events counted, nothing drawn, no league
+    fold = "from plateau.club.state import fold_log; import json, sys; s = fold_log(sys.argv[1])"
+    fold += "; print(json.dumps([s.game, s.events, s.view, s.finished]))"
+    done = subprocess.run(
+        [sys.executable, "-c", fold, str(log)], capture_output=True, text=True, env=env(**fw)
+    )
+    assert json.loads(done.stdout) == ["snap", 9, {}, []], done.stdout + done.stderr
 
 
-def test_its_view_module_is_found_by_every_host_tool(snap, tmp_path):
-    """The page's view module written into a copy of the host tools (beside the firmware with
+def test_its_host_module_is_found_by_every_host_tool_the_club_and_the_league(snap, tmp_path):
+    """The page's host module written into a copy of the host tools (beside the firmware with
     Snap): `plateau gen` writes Snap games, the index counts their cards, `plateau replay`
     checks every snap and reports a changed one, the reset and chaos harnesses play Snap
-    after the four games. On main each of them needed a line naming the game."""
+    after the four games, the scoreboard draws its table and its league records its games.
+    Each of them once needed a line naming the game (league.GAMES, club.js, the chaos and
+    reset harnesses' seed tuples...)."""
     root, _, view = snap
     if not (root / "host_tools").exists():
         shutil.copytree(
@@ -184,6 +246,7 @@ def test_its_view_module_is_found_by_every_host_tool(snap, tmp_path):
         assert done.returncode == 0 and "  snap: 3 snaps checked" in done.stdout, done.stdout
         done = plateau("games", "--db", db, **copy)
         assert re.search(r"^game 1 +snap .* 6 cards", done.stdout, re.M), done.stdout
+        whole = log.read_text()  # the club's, below
         # one card's snap said wrong: replay names its line and why
         lines = log.read_text().splitlines()
         at = rng.choice([i for i, e in enumerate(events) if e["type"] == "card"])
@@ -197,7 +260,80 @@ def test_its_view_module_is_found_by_every_host_tool(snap, tmp_path):
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     said = r"^resets: 2 kill -9 over 1 games .*: 0 stuck, 0 plays lost, 0 doubled"
     assert re.search(said, done.stdout, re.M), done.stdout
+    # and harder: 20 kills over two games, one with its host late (kills before it came, some
+    # before Snap's first save: the page's game lost its first cards there when it did not
+    # mark itself unsaved at its start)
+    kills = ("--kills", "20", "--per-game", "10", "--short", "--seed", "11")
+    done = plateau("resets", "--games", "snap", *kills, **copy)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    said = r"^resets: 20 kill -9 over 2 games .*: 0 stuck, 0 plays lost, 0 doubled"
+    assert re.search(said, done.stdout, re.M), done.stdout
     done = plateau("chaos", "--game", "snap", **copy)
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     said = r"^chaos: 1 whole games \(1 snap\), 7 events emitted: 0 lost .* 0 duplicated"
     assert re.search(said, done.stdout, re.M), done.stdout
+    club = tmp_path / "club.jsonl"
+    club.write_text(whole)
+    in_the_club(club, tmp_path / "club.sqlite", copy)
+
+
+def in_the_club(log, db, copy):
+    """A finished Snap game's log served by the copy's scoreboard (`plateau serve --log`):
+    its page's state is Snap's view (the card on top, 3 snaps), drawn as the host module's
+    rows; the game is in the league (`/league/snap`, `plateau league --game snap`), and the
+    page a browser shows (where chromium is installed) has the rows and the league's link."""
+    events = [json.loads(x) for x in log.read_text().splitlines()]
+    with serving(log, "t1", db, **copy) as url:
+        wait_for(
+            lambda: table_state(url, "t1").get("state", {}).get("line") == len(events),
+            60,
+            "the log's lines",
+        )
+        got = table_state(url, "t1")
+        cards = [e["card"] for e in events if e["type"] == "card"]
+        assert got["state"]["game"] == "snap" and events[-1]["type"] == "game_over"
+        assert got["state"]["view"]["snaps"] == 3 and got["state"]["view"]["top"] == cards[-1]
+        assert got["page"] == {"rows": [["Top card", "top"], ["Snaps", "snaps"]], "deck": "french"}
+        with urllib.request.urlopen(f"{url}api/league/snap") as r:
+            history = json.load(r)["history"]
+        assert [h["ranking"] for h in history] == [[["1"]]] and history[0]["score"] == {"1": 3}
+        browsed(url)
+    done = plateau("league", "--db", db, "--game", "snap", **copy)
+    assert done.returncode == 0 and "1 players, 1 recent snap results" in done.stdout, done
+
+
+def browsed(url):
+    """The table's page and the league's in chromium (skipped without it: the state above
+    is what the page draws)."""
+    if not (shutil.which("chromium") and shutil.which("chromedriver")):
+        return
+    from test_club_browser import browser
+
+    driver = browser()
+    try:
+        driver.get(f"{url}table/t1")
+        wait_for(
+            lambda: (
+                driver.execute_script(
+                    "const td = document.querySelector('#view td[data-key=snaps]');"
+                    " return td && td.textContent"
+                )
+                == "3"
+            ),
+            30,
+            "Snap's rows on its page",
+        )
+        links = driver.execute_script(
+            "return [...document.querySelectorAll('#nav a')].map(a => a.textContent)"
+        )
+        assert "league: snap" in links, links
+        driver.get(f"{url}league/snap")
+        wait_for(
+            lambda: (
+                driver.execute_script("return document.querySelectorAll('#history tr').length") == 2
+            ),
+            30,
+            "the league's one result",
+        )
+    finally:
+        driver.quit()

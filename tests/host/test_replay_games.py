@@ -8,7 +8,7 @@ import pytest
 from simkit import logged, plateau, tampered
 from test_docs import examples
 
-from plateau.gen import generate_pocha
+from plateau.games.pocha.generate import generate as generate_pocha
 
 
 @pytest.fixture(scope="module")

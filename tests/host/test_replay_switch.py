@@ -73,7 +73,7 @@ def _events(log):
     return [ev for _, ev, _ in read_log(log) if ev]
 
 
-def test_F4_every_game_of_a_log_is_replayed(logs):
+def test_every_game_of_a_log_is_replayed(logs):
     for (a, b), log in logs.items():
         kinds = [ev["type"] for ev in _events(log)]
         switch = kinds.index("game")
@@ -89,7 +89,7 @@ def test_F4_every_game_of_a_log_is_replayed(logs):
 
 
 @pytest.mark.parametrize("pair", PAIRS, ids=lambda p: f"{p[0]}-then-{p[1]}")
-def test_F4_a_changed_event_of_either_game_is_reported(logs, pair, tmp_path):
+def test_a_changed_event_of_either_game_is_reported(logs, pair, tmp_path):
     rnd = random.Random(f"{pair}")
     lines = logs[pair].read_text().splitlines()
     switch = next(i for i, ln in enumerate(lines) if '"type":"game"' in ln)
@@ -103,13 +103,13 @@ def test_F4_a_changed_event_of_either_game_is_reported(logs, pair, tmp_path):
         assert f"line {i + 1} " in done.stdout + done.stderr, (pair, game, done.stdout)
 
 
-def test_F5_the_live_view_draws_a_tock_game_that_follows_another(logs, capsys):
+def test_the_live_view_draws_a_tock_game_that_follows_another(logs, capsys):
     """The live view (`plateau log`, `plateau sim`): after the switch to Tock and a move, the
     board with the moved pawn, never "(no game yet)"."""
     for (a, b), log in logs.items():
         if b != "tock":
             continue
-        view = View(False, board="rows")
+        view = View(False, draw="rows")
         capsys.readouterr()
         for ev in _events(log):
             view.show(ev)

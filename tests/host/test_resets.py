@@ -11,7 +11,8 @@ from pathlib import Path
 
 from conftest import REPORT
 
-from plateau.resets import EARLY, GAMES, harness, places, plan, report, script
+from plateau.kills import EARLY, places, plan
+from plateau.resets import GAMES, harness, report, script
 
 KILLS = int(os.environ.get("PLATEAU_RESET_KILLS", "40"))
 

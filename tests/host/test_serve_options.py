@@ -52,7 +52,7 @@ def _exit(capsys, argv):
     return code, capsys.readouterr().err
 
 
-def test_F7_every_option_file_that_cannot_be_read_is_one_error_line(tmp_path, capsys):
+def test_every_option_file_that_cannot_be_read_is_one_error_line(tmp_path, capsys):
     log = tmp_path / "t.jsonl"
     log.write_text(LOG)
     rng = random.Random(7)
@@ -69,7 +69,7 @@ def test_F7_every_option_file_that_cannot_be_read_is_one_error_line(tmp_path, ca
     print(f"serve options: {n} unreadable option files, each one error line, exit 2")
 
 
-def test_F7_what_an_option_file_says_is_checked_too(tmp_path, capsys):
+def test_what_an_option_file_says_is_checked_too(tmp_path, capsys):
     log = tmp_path / "t.jsonl"
     log.write_text(LOG)
     short = tmp_path / "short"
@@ -96,7 +96,7 @@ def _serve(*argv):
 
 
 @pytest.mark.parametrize("host", ["192.0.2.1", "256.1.1.1"])
-def test_F7_an_address_that_is_not_this_machines(tmp_path, host):
+def test_an_address_that_is_not_this_machines(tmp_path, host):
     log = tmp_path / "t.jsonl"
     log.write_text(LOG)
     done = _serve("--log", log, "--table", "t1", "--port", "0", "--host", host)
@@ -104,7 +104,7 @@ def test_F7_an_address_that_is_not_this_machines(tmp_path, host):
     assert done.stderr.count("\n") == 1 and f"cannot listen on {host}:0" in done.stderr
 
 
-def test_F7_a_busy_port(tmp_path):
+def test_a_busy_port(tmp_path):
     log = tmp_path / "t.jsonl"
     log.write_text(LOG)
     with socket.socket() as s:
@@ -116,7 +116,7 @@ def test_F7_a_busy_port(tmp_path):
     assert done.stderr.count("\n") == 1 and "in use" in done.stderr, done.stderr
 
 
-def test_F7_league_and_players_make_no_database_for_a_mistyped_path(tmp_path, capsys):
+def test_league_and_players_make_no_database_for_a_mistyped_path(tmp_path, capsys):
     missing = tmp_path / "nothere.sqlite"
     for argv in (
         ["league", "--db", missing, "--game", "tock"],

@@ -7,7 +7,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from plateau.fw.games.tock.rules import CELLS, RULESETS, Card, Illegal, Position
-from plateau.gen import progress
+from plateau.games.tock.generate import progress
 
 RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
 

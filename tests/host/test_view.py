@@ -7,8 +7,10 @@ import io
 import json
 import random
 
-from plateau.follow import TockFollower
-from plateau.view import LINES, RING, View, ring, score_table, show
+from plateau.games.pocha import score_table
+from plateau.games.tock.checker import TockChecker
+from plateau.games.tock.live import RING, ring
+from plateau.view import LINES, View, show
 
 TRACK = [f"{c}{k}" for c in "RGBY" for k in range(1, 19)]
 
@@ -27,7 +29,7 @@ def test_the_ring_is_the_track_in_order_with_homes_inside():
 
 
 def test_ring_marks_and_lowercase_last_move():
-    f = TockFollower()
+    f = TockChecker()
     f.start(json.load(open("host_tools/plateau/examples/midgame.json")))
     f.last_move = {"card": "7H", "seat": "R", "steps": [["G5", "G9"]]}
     art = "\n".join(ring(f, {"B3"}))
@@ -74,7 +76,7 @@ def test_pocha_score_table():
     assert [r.split()[0] for r in rows[1:]] == ["1", "2", "10"]  # seats in order
     assert rows[1].split() == ["1", "1", "1", "+15", "40"]
     text = printed(View(False), [{"type": "hello", "boot": "b", "game": "pocha"}, ev])
-    assert "hand 3 over" in text and "+15" in text  # the table: Pocha's view module's Live
+    assert "hand 3 over" in text and "+15" in text  # the table: Pocha's host module's Live
 
 
 def test_holdem_lines():
@@ -134,5 +136,5 @@ def test_no_event_shape_breaks_a_line():
                 ev[k] = rnd.choice(values)
             line = show(ev)
             assert "\x1b" not in line
-            for view in (View(False), View(False, board="rows")):
+            for view in (View(False), View(False, draw="rows")):
                 printed(view, [{"type": "game", "game": "tock", "seq": 1}, ev])

@@ -626,7 +626,7 @@ def test_W2_sensor_incidents_through_the_simulated_table_match_the_reference(tmp
     import sys
 
     from plateau.fw.sim.run import play as sim_play
-    from plateau.gen import generate_weykick
+    from plateau.games.weykick.generate import generate as generate_weykick
 
     scripts = disagree = goals = ignored = 0
     first = None

@@ -274,11 +274,17 @@ def add_players(sub, common=None) -> None:
 
 
 def add_league(sub, common=None) -> None:
-    from plateau.club.league import GAMES
+    from plateau import games
 
+    rated = games.league()
     lg = sub.add_parser("league", help="a game's ratings from the recorded results")
     lg.add_argument(
         "--db", type=out_file, required=True, help="the SQLite file plateau serve --db uses"
     )
-    lg.add_argument("--game", default="tock", choices=GAMES, help="the game kind (default tock)")
+    lg.add_argument(
+        "--game",
+        default=rated[0] if rated else None,
+        choices=rated,
+        help=f"the game kind (default {rated[0] if rated else 'none'})",
+    )
     lg.set_defaults(func=cmd_league)

@@ -19,7 +19,7 @@ from itertools import combinations
 
 from plateau.events import clean
 
-GAMES = ("tock", "weykick", "holdem", "pocha")
+# The games it rates: plateau.games.league(), those whose host module folds a table's page
 START = 1500.0
 K_NEW, K = 40.0, 20.0  # a player's first PROVISIONAL games move the rating faster
 PROVISIONAL = 10
@@ -61,7 +61,7 @@ def _stored(row: tuple, i: int) -> object:
     """A JSON column of a club_results row, of its kind; DamagedIndex (one line, the way out)
     when not: a damaged row was a traceback, or its seats silently dropped."""
     from plateau.events import clean, excerpt
-    from plateau.logger import DamagedIndex
+    from plateau.schema import DamagedIndex
 
     name, ok, kind = _JSON[i]
     try:

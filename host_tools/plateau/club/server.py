@@ -26,11 +26,13 @@ from pathlib import Path
 
 from aiohttp import WSMsgType, web
 
+from plateau import games
 from plateau.club.blinds import Level, StructureError, clock, load
-from plateau.club.league import GAMES, League
+from plateau.club.league import League
 from plateau.club.mqtt import TABLE, Broker, Feed, open_envelope, open_state
 from plateau.club.state import TableState
 from plateau.errors import NO_BOARD, USAGE
+from plateau.fw.games import declaration
 from plateau.logger import scan_log
 
 STATIC = Path(__file__).parent / "static"
@@ -162,6 +164,19 @@ class Client:
             self.wake.set()
 
 
+def page(game: str | None) -> dict:
+    """How a table's page draws its game (its host module's PAGE, plateau.games), with the
+    deck its cards are read from (club.js shows a Spanish card's suit by name)."""
+    if game is None:
+        return {}
+    try:
+        host = games.find(game)
+        deck = declaration(game).DECK
+    except ValueError:  # a game this host does not know: its events counted, nothing drawn
+        return {}
+    return {**host.PAGE, "deck": deck}
+
+
 class Server:
     def __init__(self, club: Club, token: str, blinds: list[Level] | None = None):
         self.club = club
@@ -209,12 +224,15 @@ class Server:
 
     def page(self, name: str):
         """A page: the one HTML shell with its name (one of ours, never the request's)."""
-        html = (STATIC / "page.html").read_text().replace("{page}", name)
+        rated = ",".join(games.league())  # the league's games (names: letters, digits, _)
+        html = (STATIC / "page.html").read_text().replace("{page}", name).replace("{games}", rated)
 
         async def handler(request: web.Request) -> web.StreamResponse:
             t = request.match_info.get("table")
             g = request.match_info.get("game")
-            if (t is not None and not TABLE.match(t)) or (g is not None and g not in GAMES):
+            if (t is not None and not TABLE.match(t)) or (
+                g is not None and g not in games.league()
+            ):
                 raise web.HTTPNotFound(text="no such table or game")
             return web.Response(text=html, content_type="text/html")
 
@@ -239,7 +257,7 @@ class Server:
 
     async def api_league(self, request: web.Request) -> web.Response:
         game = request.match_info["game"]
-        if game not in GAMES:
+        if game not in games.league():
             raise web.HTTPNotFound(text="no such game")
         league = self.club.league
         body = league.standings(game) if league else {"ratings": [], "history": []}
@@ -266,7 +284,7 @@ class Server:
         """Where a Hold'em table's blind clock stands (from its game's start), if there is a
         structure."""
         st = self.club.tables.get(table)
-        if not self.blinds or st is None or st.game != "holdem":
+        if not self.blinds or st is None or not page(st.game).get("blinds"):
             return None
         started = st.game_start.get("wall") or st.updated
         return clock(self.blinds, time.time() - started)
@@ -286,6 +304,7 @@ class Server:
             "blinds": self.blind_clock(table),
             "type": "state",
             "state": st.to_dict(),
+            "page": page(st.game),
             "online": self.club.presence.get(table, False),
             "stale": table in self.club.stale,
             "players": league.seats(table) if league else {},

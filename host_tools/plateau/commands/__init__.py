@@ -149,11 +149,20 @@ class Common:
             help="show the board's heartbeats too (hidden by default; --json prints them)",
         )
         self.view.add_argument(
-            "--board",
+            "--draw",
             choices=["ring", "rows", "none"],
             default="ring",
-            help="how a Tock board is drawn after each move: as the table's ring (default), "
-            "a colour's 18 squares a line, or not at all",
+            help="how the live view draws a game's table after each event (Tock's board after "
+            "each move): as the table's ring (default), a colour's 18 squares a line, or not "
+            "at all",
+        )
+        # its name before --draw (the word "board" now means the ESP32 alone), kept working
+        self.view.add_argument(
+            "--board",
+            dest="draw",
+            choices=["ring", "rows", "none"],
+            default=argparse.SUPPRESS,
+            help=argparse.SUPPRESS,
         )
         self.logfiles = argparse.ArgumentParser(add_help=False)
         self.logfiles.add_argument(

@@ -200,7 +200,7 @@ def add_enrol(sub, common) -> None:
         "tag's UID and keeps it on its own flash (it lasts across resets; a reset in the "
         "middle loses nothing the table confirmed). A tag that is another card already is "
         "refused by the table, which waits on for the right one; `plateau send unenrol 04A31922` "
-        "forgets a tag. A copy of the registry is written here as it goes (--write). "
+        "forgets a tag. A copy of the tag map is written here as it goes (--write). "
         "Details: docs/protocol.md, section 8, Enrolment.",
     )
     en.add_argument("cards", nargs="*", help="cards to enrol: 7H, QS, X, es:12B (Spanish)")
@@ -209,7 +209,7 @@ def add_enrol(sub, common) -> None:
         "--write",
         type=out_file,
         default="enrolled-tags.json",
-        help="the registry file, {uid: card} as in hardware/tags.json (default "
+        help="the tag map file, {uid: card} as in hardware/tags.json (default "
         "enrolled-tags.json; added to when it exists)",
     )
     en.add_argument(
@@ -228,10 +228,10 @@ def cmd_enrol(args: argparse.Namespace) -> int:
     cards = list(args.cards) + (DECKS[args.deck] if args.deck else [])
     if not cards:
         raise UsageError("which cards? plateau enrol 7H QS ..., or --deck french")
-    registry = enrol(resolve(args.port), cards, args.write, args.baud, args.timeout)
-    got = sorted(set(registry.values()) & set(cards))
-    missing = sorted(set(cards) - set(registry.values()))
-    print(f"enrol: {len(got)} of {len(set(cards))} cards have a tag; registry in {args.write}")
+    tags = enrol(resolve(args.port), cards, args.write, args.baud, args.timeout)
+    got = sorted(set(tags.values()) & set(cards))
+    missing = sorted(set(cards) - set(tags.values()))
+    print(f"enrol: {len(got)} of {len(set(cards))} cards have a tag; tag map in {args.write}")
     if missing:
         print(f"no tag yet: {' '.join(missing)}")
     return 1 if missing else 0

@@ -30,7 +30,7 @@ def add_deploy(sub, common) -> None:
         "--package-json",
         action="store_true",
         help="write package.json (the firmware as a mip package, for `mpremote mip install` "
-        "with no checkout) instead of deploying",
+        "with no checkout; `make mpy` makes it too) instead of deploying",
     )
     dp.set_defaults(func=cmd_deploy)
 
@@ -40,7 +40,7 @@ def add_firmware(sub, common) -> None:
         "firmware", help="build an ESP32 image with the firmware frozen in, and flash it"
     )
     fw.add_argument("--board", default="esp32", help="esp32 (the reference) or esp32s3")
-    fw.add_argument("--variant", help="MicroPython's BOARD_VARIANT, e.g. SPIRAM_OCT (S3 N8R2)")
+    fw.add_argument("--variant", help="MicroPython's BOARD_VARIANT, e.g. SPIRAM_OCT (S3 N8R8: octal PSRAM)")
     fw.add_argument("--micropython-src", metavar="DIR", help="a MicroPython source tree (v1.29)")
     fw.add_argument("--port", help="flash it to the board on this serial port")
     fw.add_argument("--dry-run", action="store_true", help="print the commands only")
@@ -76,10 +76,12 @@ def cmd_firmware(args: argparse.Namespace) -> int:
 
 
 def cmd_build(args: argparse.Namespace) -> int:
-    from plateau.build import build
+    from plateau.build import build, package
 
     n = build(verbose=True)
     print(f"mpy-cross: {n} firmware modules compiled")
+    if package():
+        print("firmware/package.json written: the tree's modules changed (commit it)")
     return 0
 
 

@@ -84,7 +84,7 @@ def cmd_log(args: argparse.Namespace) -> int:
     except (LogError, OSError, sqlite3.Error) as e:
         raise PlateauError(str(e)) from None
     take_up(link.rx, args.log)
-    view = View(args.json, board=args.board, heartbeats=args.heartbeats)
+    view = View(args.json, draw=args.draw, heartbeats=args.heartbeats)
     tell = (lambda m: print(m, file=sys.stderr)) if args.json else print
     tell(f"logging {port} to {args.log} (index {args.db}); Ctrl-C to stop")
 
@@ -116,11 +116,12 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 def replay(path: str, as_json: bool = False) -> int:
     """Every game of a log checked again with the host's copy of its rules, by the checker
-    its view module makes (plateau.registry): Tock move by move (plateau.follow), the others
-    by what their events must add up to (plateau.rechecks); a game without one is counted,
+    its host module makes (plateau.games): Tock move by move, the others by what their
+    events must add up to (each game's checker.py); a game without one is counted,
     not checked."""
-    from plateau.follow import Mismatch
-    from plateau.logger import Repeats, read_log
+    from plateau.games import Mismatch
+    from plateau.logger import read_log
+    from plateau.repeats import Repeats
 
     repeats = Repeats()
     checks: list = []  # one per game met in the log, in order
@@ -185,7 +186,7 @@ def replay(path: str, as_json: bool = False) -> int:
 
 
 class Unchecked:
-    """The replay of a game its view module has no checker for (or a game this host does not
+    """The replay of a game its host module has no checker for (or a game this host does not
     know): its events counted, not checked."""
 
     def __init__(self, game: str, why: str) -> None:
@@ -202,18 +203,18 @@ class Unchecked:
 
 
 def _checker(game: str):
-    """A new replay checker for one game of a log (its view module's `replay()`)."""
-    from plateau import registry
+    """A new replay checker for one game of a log (its host module's `replay()`)."""
+    from plateau import games
 
     try:
-        make = registry.find(game).replay
+        make = games.find(game).replay
     except ValueError:
         return Unchecked(game, "a game this host does not know")
     return make() if make else Unchecked(game, "the host has no rules for it")
 
 
 def cmd_index(args: argparse.Namespace) -> int:
-    from plateau.logger import Index, plays
+    from plateau.index import Index, plays
 
     if not Path(args.log).exists():
         raise UsageError(f"{args.log} does not exist")
@@ -261,7 +262,7 @@ GAME_COLUMNS = "id, log, game, rules, players, moves, winner, first_line, last_l
 
 
 def cmd_games(args: argparse.Namespace) -> int:
-    from plateau.logger import check_all, checked
+    from plateau.schema import check_all, checked
 
     if not Path(args.db).exists():
         raise UsageError(f"no index {args.db} (plateau log and plateau sim --log --db write one)")
@@ -295,7 +296,8 @@ def cmd_games(args: argparse.Namespace) -> int:
 def _same_log(db: sqlite3.Connection, path: str, log: str) -> None:
     """PlateauError when the log at `log` is not the one the index read (another file put
     at its path since: its lines are not this game's)."""
-    from plateau.logger import checked, same_log
+    from plateau.index import same_log
+    from plateau.schema import checked
 
     if "ident" not in [r[1] for r in db.execute("pragma table_info(indexed)")]:
         return  # an index written before identities
@@ -324,7 +326,7 @@ def _id(text: str) -> int | None:
 
 
 def _game_line(row: tuple) -> str:
-    from plateau.logger import plays
+    from plateau.index import plays
 
     gid, log, game, rules, players, moves, winner, first, last = row
     what = f"{game or '?'}" + (f" {rules}" if rules and rules != game else "")
@@ -355,7 +357,7 @@ def _show_game(row: tuple) -> int:
             t = ev.get("t")
             if isinstance(t, int):
                 times.append(t)
-            lines.append(show(ev))
+            lines.append(show(ev, row[2]))
     except OSError as e:
         raise UsageError(f"the game's log {clean(log)}: {e.strerror}") from None
     if len(times) > 1:

@@ -45,7 +45,7 @@ def add_sim(sub, common) -> None:
     s.add_argument(
         "--quiet-board",
         action="store_true",
-        help="no Tock board drawn after each move (the same as --board none)",
+        help="no Tock board drawn after each move (the same as --draw none)",
     )
     s.add_argument(
         "--micropython",
@@ -119,7 +119,7 @@ def play(
     realtime: bool = False,
     log: str | None = None,
     db: str | None = None,
-    board: str = "ring",
+    draw: str = "ring",
     heartbeats: bool = False,
     micropython: str | None = None,
     heap: str | None = None,
@@ -128,7 +128,7 @@ def play(
     from plateau.logger import LogError, Logger
     from plateau.view import View
 
-    view = View(as_json, board=board, heartbeats=heartbeats)
+    view = View(as_json, draw=draw, heartbeats=heartbeats)
     try:  # before the simulator starts: a log that cannot be written leaves nothing running
         logger = Logger(log, db) if log else None
     except (LogError, OSError, sqlite3.Error) as e:
@@ -179,7 +179,7 @@ def play(
 
 def cmd_sim(args: argparse.Namespace) -> int:
     if args.quiet_board:  # it was read by nothing: the board was drawn anyway
-        args.board = "none"
+        args.draw = "none"
     if args.script:
         check_script(args.script)
     elif not args.serve:
@@ -201,7 +201,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
         args.realtime,
         args.log,
         args.db,
-        board=args.board,
+        draw=args.draw,
         heartbeats=args.heartbeats,
         micropython=mp,
         heap=args.heap,
@@ -212,7 +212,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     import tempfile
 
     from plateau.commands.logs import replay
-    from plateau.gen import generate
+    from plateau.games.tock.generate import generate
 
     game = generate("classic", 4, seed=args.seed)
     work = Path(tempfile.mkdtemp(prefix="plateau-demo-"))

@@ -4,10 +4,13 @@
 // tests read it to measure event-to-DOM latency).
 "use strict";
 
-const plateau = (window.plateau = { applied: [], state: null, players: {} });
-const SEATS_TOCK = { R: "red", G: "green", B: "blue", Y: "yellow" };
+// plateau.page: how the table's game is drawn, its host module's PAGE (plateau/games/<game>):
+// one of the drawings below (DRAWINGS) or rows of its view, its seats' names, its deck. The
+// page names no game: the games come from the server (data-games, each state's page).
+const plateau = (window.plateau = { applied: [], state: null, players: {}, page: {} });
+const GAMES = (document.body.dataset.games || "").split(",").filter((g) => g);
 const SUITS = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
-const POCHA_SUITS = { O: "oros", C: "copas", E: "espadas", B: "bastos" };
+const SPANISH_SUITS = { O: "oros", C: "copas", E: "espadas", B: "bastos" };
 
 function el(tag, attrs, ...kids) {
   const e = document.createElement(tag);
@@ -44,24 +47,24 @@ function status(text, cls) {
 
 function nav() {
   const n = document.getElementById("nav");
-  for (const g of ["tock", "weykick", "holdem", "pocha"]) {
+  for (const g of GAMES) {
     n.appendChild(el("a", { href: "/league/" + g }, "league: " + g));
   }
 }
 
 function seatName(seat) {
   const who = plateau.players[seat];
-  const tock = plateau.state && plateau.state.game === "tock";
-  const base = tock ? String(seat).split("+").map((c) => SEATS_TOCK[c] || c).join("+") : "seat " + seat;
+  const named = plateau.page.seats; // a game whose seats have names (Tock's colours)
+  const base = named ? String(seat).split("+").map((c) => named[c] || c).join("+") : "seat " + seat;
   return who ? who + " (" + base + ")" : base;
 }
 
-function cardFace(text, game) {
+function cardFace(text) {
   const t = String(text);
   const suit = t.slice(-1);
   const rank = t.slice(0, -1);
-  if (game === "pocha") {
-    return el("span", { class: "cardface", "data-card": t }, rank + " " + (POCHA_SUITS[suit] || suit));
+  if (plateau.page.deck === "spanish") {
+    return el("span", { class: "cardface", "data-card": t }, rank + " " + (SPANISH_SUITS[suit] || suit));
   }
   const red = suit === "H" || suit === "D";
   return el("span", { class: "cardface" + (red ? " red" : ""), "data-card": t }, rank + (SUITS[suit] || suit));
@@ -134,13 +137,14 @@ function tablePage() {
     if (msg.type !== "state") return;
     const st = msg.state;
     plateau.state = st;
+    plateau.page = msg.page || {};
     plateau.players = msg.players || {};
     replace(head, el("span", { class: "dot" + (msg.online ? " on" : "") }), table + " \u00b7 " + (st.game || "no game yet"));
     const parts = [];
     if (msg.stale) parts.push(el("div", { class: "banner stale" }, "events were lost on the way: catching up from the table"));
-    const draw = { tock: tock, weykick: weykick, holdem: holdem, pocha: pocha }[st.game];
+    const draw = plateau.page.rows ? (v) => rows(v, plateau.page.rows) : DRAWINGS[plateau.page.draw];
     plateau.blinds = msg.blinds ? { clock: msg.blinds, at: Date.now() } : null;
-    parts.push(draw ? draw(st.view || {}) : el("p", { class: "muted" }, "no game yet"));
+    parts.push(draw && st.game ? draw(st.view || {}) : el("p", { class: "muted" }, "no game yet"));
     parts.push(el("p", { class: "muted" }, st.events + " events \u00b7 boot " + (st.boot || "-") + " \u00b7 #" + st.seq));
     replace(body, parts);
     applied(table, st);
@@ -181,7 +185,19 @@ function fillSeats(seats) {
   }));
 }
 
-// --- Tock: the 72-square ring, homes, camps, pawns -----------------------------------------------
+// --- the drawings a game's PAGE names ------------------------------------------------------------
+
+// rows: a game's view as a table, one [label, key] a row (a game that draws nothing of its own)
+function rows(v, spec) {
+  const value = (x) => x === null || x === undefined ? "-" : Array.isArray(x) ? x.join(" ")
+    : typeof x === "object" ? Object.entries(x).map(([k, n]) => k + " " + n).join("  ") : String(x);
+  const parts = [el("table", { class: "grid", id: "view" },
+    spec.map(([label, key]) => el("tr", {}, el("th", {}, label), el("td", { "data-key": key }, value(v[key])))))];
+  if (v.winner) parts.push(el("div", { class: "banner winner", id: "winner" }, "Winner: " + seatName(v.winner)));
+  return el("div", {}, parts);
+}
+
+// --- ring (Tock): the 72-square ring, homes, camps, pawns ----------------------------------------
 
 const COLOURS = "RGBY";
 const C = 200, RING = 150;
@@ -200,7 +216,7 @@ function squareXY(name) {
   return ringXY(c * 18 + k - 1, RING);
 }
 
-function tock(v) {
+function ring(v) {
   const pos = v.position || { pawns: {} };
   const moved = new Set();
   if (v.last_move && v.last_move.steps) for (const s of v.last_move.steps) for (const q of s) moved.add(q);
@@ -251,16 +267,16 @@ function tock(v) {
   if (v.mismatch) side.appendChild(el("div", { class: "banner problem" }, v.mismatch));
   if (v.error) side.appendChild(el("div", { class: "muted" }, "last refusal: " + (v.error.why || "")));
   side.appendChild(el("h2", {}, "Card on the reader"));
-  side.appendChild(el("div", { class: "cards", id: "card" }, v.card ? cardFace(v.card, "tock") : el("span", { class: "muted" }, "none")));
+  side.appendChild(el("div", { class: "cards", id: "card" }, v.card ? cardFace(v.card) : el("span", { class: "muted" }, "none")));
   side.appendChild(el("h2", {}, "Last move"));
   const lm = v.last_move;
-  side.appendChild(el("p", { id: "last-move" }, lm ? [cardFace(lm.card, "tock"), " ", seatName(lm.seat), " ",
+  side.appendChild(el("p", { id: "last-move" }, lm ? [cardFace(lm.card), " ", seatName(lm.seat), " ",
     lm.discard ? "discarded (no legal move)" : (lm.steps || []).map((s) => s[0] + " \u2192 " + s[1]).join(", ")] : "-"));
   side.appendChild(el("p", { class: "muted" }, "rules " + (pos.rules || "?") + ", " + (pos.players || "?") + " players" + (v.teams ? ", teams R+B v G+Y" : "")));
   return el("div", { class: "layout" }, el("div", {}, board), side);
 }
 
-// --- Weykick: score, clock, series --------------------------------------------------------------
+// --- goals (Weykick): score, clock, series --------------------------------------------------------
 
 function clockText(ms) {
   const s = Math.max(0, Math.floor(ms / 1000));
@@ -274,14 +290,14 @@ function tickClock() {
   }
   const c = document.getElementById("clock");
   const st = plateau.state;
-  if (!c || !st || st.game !== "weykick") return;
+  if (!c || !st || plateau.page.draw !== "goals") return;
   const v = st.view;
   let ms = v.clock_ms || 0;
   if (v.running && v.clock_wall) ms += Math.min(3600e3, Math.max(0, Date.now() - v.clock_wall * 1000));
   c.textContent = clockText(ms) + (v.paused ? " (paused)" : "");
 }
 
-function weykick(v) {
+function goals(v) {
   const sc = v.score || {};
   const series = v.series || {};
   const parts = [
@@ -299,7 +315,7 @@ function weykick(v) {
   return el("div", {}, parts);
 }
 
-// --- Hold'em: board, pots, stacks, turn -------------------------------------------------------
+// --- poker (Hold'em): community cards, pots, stacks, turn --------------------------------------
 
 function blindClock(v) {
   const c = plateau.blinds && plateau.blinds.clock;
@@ -314,10 +330,10 @@ function blindClock(v) {
   return box;
 }
 
-function holdem(v) {
+function poker(v) {
   const parts = [blindClock(v)];
   parts.push(el("h2", {}, "Board" + (v.street ? " \u00b7 " + v.street : "") + (v.hand_no ? " \u00b7 hand " + v.hand_no : "")));
-  parts.push(el("div", { class: "cards", id: "board" }, (v.board || []).map((c) => cardFace(c, "holdem"))));
+  parts.push(el("div", { class: "cards", id: "board" }, (v.board || []).map((c) => cardFace(c))));
   parts.push(el("p", { class: "big", id: "pot" }, "Pot: " + (v.pot || 0)));
   if (v.pots && v.pots.length) parts.push(el("ul", { id: "pots" }, v.pots.map((p) =>
     el("li", {}, "pot " + p.amount + " to " + (p.winners || []).map(seatName).join(" & ") + " (eligible " + (p.eligible || []).join(", ") + ")"))));
@@ -330,7 +346,7 @@ function holdem(v) {
       el("td", { class: "stack" }, (v.stacks || {})[s] ?? ""),
       el("td", {}, (v.bets || {})[s] ?? ""),
       el("td", {}, folded ? "folded" : v.to_act === s ? "to act" : ""),
-      el("td", {}, shown.map((c) => cardFace(c, "holdem")), hand ? " " + (hand.category || "") : ""));
+      el("td", {}, shown.map((c) => cardFace(c)), hand ? " " + (hand.category || "") : ""));
   });
   parts.push(el("table", { class: "grid", id: "stacks" },
     el("tr", {}, el("th", {}, "seat"), el("th", {}, "stack"), el("th", {}, "bet"), el("th", {}, ""), el("th", {}, "shown")), rows));
@@ -339,19 +355,19 @@ function holdem(v) {
   return el("div", {}, parts);
 }
 
-// --- Pocha: bids, tricks, the running scores ---------------------------------------------------
+// --- tricks (Pocha): bids, tricks, the running scores ------------------------------------------
 
-function pocha(v) {
+function tricks(v) {
   const seats = v.seats || [];
   const parts = [];
   parts.push(el("p", { class: "big" }, "Hand " + (v.hand ?? "-") + " \u00b7 " + (v.cards ?? "?") + " cards \u00b7 dealer " + (v.dealer ? seatName(v.dealer) : "-")));
-  parts.push(el("div", { class: "cards", id: "trump" }, "Turned card: ", v.trump && v.trump.card ? cardFace(v.trump.card, "pocha") : (v.trump ? POCHA_SUITS[v.trump.suit] || "" : "-")));
+  parts.push(el("div", { class: "cards", id: "trump" }, "Turned card: ", v.trump && v.trump.card ? cardFace(v.trump.card) : (v.trump ? SPANISH_SUITS[v.trump.suit] || "" : "-")));
   parts.push(el("table", { class: "grid", id: "bids" },
     el("tr", {}, el("th", {}, "seat"), el("th", {}, "bid"), el("th", {}, "tricks taken"), el("th", {}, "total")),
     seats.map((s) => el("tr", { "data-seat": s }, el("td", {}, seatName(s)),
       el("td", { class: "bid" }, (v.bids || {})[s] ?? ""), el("td", { class: "taken" }, (v.taken || {})[s] ?? ""),
       el("td", { class: "total" }, (v.totals || {})[s] ?? "")))));
-  if (v.trick && v.trick.length) parts.push(el("div", { class: "cards", id: "trick" }, "On the table: ", v.trick.map((p) => [cardFace(p.card, "pocha"), " "])));
+  if (v.trick && v.trick.length) parts.push(el("div", { class: "cards", id: "trick" }, "On the table: ", v.trick.map((p) => [cardFace(p.card), " "])));
   const hist = v.history || [];
   parts.push(el("h2", {}, "Scores"));
   parts.push(el("table", { class: "grid", id: "scores" },
@@ -361,10 +377,12 @@ function pocha(v) {
   return el("div", {}, parts);
 }
 
+const DRAWINGS = { ring: ring, goals: goals, poker: poker, tricks: tricks };
+
 // --- the league ---------------------------------------------------------------------------------
 
 function leaguePage() {
-  const game = location.pathname.split("/")[2] || "tock";
+  const game = location.pathname.split("/")[2] || GAMES[0];
   const main = document.getElementById("main");
   async function load() {
     let data;

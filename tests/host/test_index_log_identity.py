@@ -12,7 +12,7 @@ import shutil
 import pytest
 
 from plateau.cli import main
-from plateau.logger import Index
+from plateau.index import Index
 
 TOCK = "table tock players=2 rules=classic\ncard AS\nmove RC1 R18\ncard KH\nmove GC1 G18\n"
 WEYKICK = "table weykick mode=first-to:1 variant=hockey\nball A\nwait 200\nclear A\nwait 700\n"

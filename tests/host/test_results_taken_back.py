@@ -12,7 +12,7 @@ from simkit import logged, plateau
 
 from plateau.club.league import League
 from plateau.club.server import Club, LocalLog
-from plateau.logger import Index
+from plateau.index import Index
 
 WIN = {
     "rules": "classic",

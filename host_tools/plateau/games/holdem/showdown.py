@@ -105,7 +105,7 @@ def cmd_showdown(args: argparse.Namespace) -> int:
             _digits(button) and button[0] != "0" and int(button) <= MAX_SEATS
         ):
             raise HandError(f"the button is a seat number, 1 to {MAX_SEATS} (H1), not {button!r}")
-        result = showdown(args.board, hands, bets, folded, round_from([*bets, *folded], button))
+        result = showdown(args.community, hands, bets, folded, round_from([*bets, *folded], button))
     except (HandError, ValueError) as e:
         print(f"plateau holdem: {e}", file=sys.stderr)
         return 2
@@ -127,7 +127,10 @@ def add_parser(sub: argparse._SubParsersAction, common=None) -> None:
     h = sub.add_parser("holdem", help="Texas Hold'em: settle a showdown")
     hs = h.add_subparsers(dest="holdem_command", required=True)
     s = hs.add_parser("showdown", help="the pots, the hands and who wins what")
-    s.add_argument("--board", required=True, help='five community cards, e.g. "AS KS QS JS 2D"')
+    cards = s.add_mutually_exclusive_group(required=True)
+    cards.add_argument("--community", help='the five community cards, e.g. "AS KS QS JS 2D"')
+    # its name before --community (the word "board" now means the ESP32 alone), kept working
+    cards.add_argument("--board", dest="community", help=argparse.SUPPRESS)
     s.add_argument("--hands", nargs="+", required=True, help='seat=cards, e.g. 1="AH AD"')
     s.add_argument(
         "--bets",

@@ -7,7 +7,7 @@ import random
 
 from plateau.club.league import League
 from plateau.club.state import fold_log
-from plateau.registry import find
+from plateau.games import find
 
 
 def test_a_log_folded_again_under_new_epochs_records_each_result_once(tmp_path):

@@ -1,27 +1,24 @@
-"""Following a game from its events with the host's copy of the rules core: the live view
-and `plateau replay` both use it. Every event is checked against the rules; the first one
-that does not follow is reported with why.
+"""Tock's rules checker: a game followed from its events with the host's copy of the rules
+core, move by move. `plateau replay`, the live view and the club's page use it. Every event
+is checked against the rules; the first one that does not follow is reported with why.
 
 Events come checked by `plateau.events` (their shape); what a position holds is checked here
 by the rules core. Where events are gone (a `gap`, or a `bad` event the host could not read)
-nothing after can be checked until the board's next snapshot: the follower says so
+nothing after can be checked until the board's next snapshot: the checker says so
 (`unchecked`) and takes the game up again from that snapshot."""
 
 from __future__ import annotations
 
 from plateau.fw.games.cards import CardError
 from plateau.fw.games.tock.rules import COLOURS, TRACK, Card, Illegal, Position, PositionError
-
-
-class Mismatch(Exception):
-    """An event that does not follow from the game so far."""
+from plateau.games import Mismatch
 
 
 def _same_steps(a: list, b: list) -> bool:
     return sorted(map(tuple, a)) == sorted(map(tuple, b))
 
 
-class TockFollower:
+class TockChecker:
     def __init__(self) -> None:
         self.pos: Position | None = None
         self.card: str | None = None
@@ -139,14 +136,14 @@ class TockFollower:
                 raise Mismatch(f"{ev['seat']} is said to have won, but the rules say otherwise")
             self.winner = ev["seat"]
 
-    # as `plateau replay` asks of each game's checker (plateau/views/tock.py: replay())
+    # as `plateau replay` asks of each game's checker (plateau/games/tock: replay())
 
     def summary(self) -> list[str]:
-        """What could not be checked, then the final board and the position as JSON."""
+        """What could not be checked, then the final pawns and the position as JSON."""
         if self.pos is None:
             end = "no final position to show: the game's end comes after lost events"
             return [*self.unchecked, end if self.unchecked else "no position in the log to follow"]
-        return [*self.unchecked, *self.board().split("\n"), self.pos.dumps()]
+        return [*self.unchecked, *self.rows().split("\n"), self.pos.dumps()]
 
     def state(self) -> dict | None:
         return self.pos.to_dict() if self.pos else None
@@ -164,8 +161,8 @@ class TockFollower:
         except (CardError, KeyError) as e:
             raise Mismatch(f"bad card in event: {e}") from e
 
-    def board(self) -> str:
-        """The board as text: each colour's 18 squares, homes and camps."""
+    def rows(self) -> str:
+        """The pawns as text, a colour a row: its 18 squares, home and camp."""
         pos = self.pos
         if pos is None:
             return "(no game yet)"

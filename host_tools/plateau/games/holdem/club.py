@@ -1,0 +1,126 @@
+"""Texas Hold'em on the club's page: the community cards, pots, stacks, bets and whose turn;
+and, once one seat has every chip, the places for the league: the seats by when they went
+out (those out in the same hand by their chips as it started)."""
+
+from __future__ import annotations
+
+from plateau.club.state import Fold, amounts, text, texts
+
+
+class Club(Fold):
+    def feed(self, kind: str, ev: dict, line: int) -> None:
+        v = self.view
+        if kind == "hello":
+            v["rules"] = text(ev.get("rules"))
+        if kind in ("snapshot", "game"):
+            v["stacks"] = amounts(ev.get("stacks"))
+            v["board"] = texts(ev.get("board"))
+            v["button"] = text(ev.get("button"))
+        elif kind == "hand_start":
+            stacks = amounts(ev.get("stacks"))
+            blinds = amounts(ev.get("blinds"))
+            if blinds:
+                v["table_blinds"] = f"{min(blinds.values())}/{max(blinds.values())}"
+            v.update(
+                stacks=stacks,
+                bets=dict(blinds),
+                committed=dict(blinds),
+                board=[],
+                pots=[],
+                hands=[],
+                shown={},
+                folded=[],
+                street="pre-flop",
+                button=text(ev.get("button")),
+                to_act=text(ev.get("to_act")),
+                last_action=None,
+                hand_no=v.get("hand_no", 0) + 1,
+            )
+        elif kind == "action":
+            seat = text(ev.get("seat"))
+            if seat:
+                if isinstance(ev.get("stack"), int):
+                    before = v.get("stacks", {}).get(seat, ev["stack"])
+                    put = before - ev["stack"]
+                    v.setdefault("stacks", {})[seat] = ev["stack"]
+                    committed = v.setdefault("committed", {})
+                    committed[seat] = committed.get(seat, 0) + put
+                if isinstance(ev.get("bet"), int):
+                    v.setdefault("bets", {})[seat] = ev["bet"]
+                if ev.get("action") == "fold":
+                    v.setdefault("folded", []).append(seat)
+                v["last_action"] = {
+                    "seat": seat,
+                    "action": text(ev.get("action")),
+                    "bet": ev.get("bet"),
+                }
+            v["to_act"] = text(ev.get("to_act"))
+        elif kind == "street":
+            v["street"] = text(ev.get("street"))
+            v["to_act"] = text(ev.get("to_act"))
+            v["bets"] = {}
+        elif kind == "card":
+            if "board" in ev:
+                v["board"] = texts(ev["board"])
+            elif text(ev.get("seat")) and ev.get("hole"):
+                v.setdefault("shown", {}).setdefault(ev["seat"], []).append(ev["card"])
+        elif kind == "show":
+            v["to_act"] = None
+            v["showing"] = text(ev.get("seat"))
+        elif kind == "hand":
+            v.setdefault("hands", []).append(
+                {
+                    "seat": text(ev.get("seat")),
+                    "category": text(ev.get("category")),
+                    "best": texts(ev.get("best")),
+                }
+            )
+        elif kind == "pot":
+            v.setdefault("pots", []).append(
+                {
+                    "amount": ev.get("amount"),
+                    "winners": texts(ev.get("winners")),
+                    "eligible": texts(ev.get("eligible")),
+                }
+            )
+        elif kind == "hand_end":
+            v["stacks"] = amounts(ev.get("stacks"))
+            v["to_act"] = None
+            v["showing"] = None
+            v["committed"], v["bets"] = {}, {}  # the pots are paid: nothing is in the middle
+            alive = [s for s, n in v["stacks"].items() if n > 0]
+            _knocked_out(v, alive)
+            if len(alive) == 1 and len(v["stacks"]) > 1:  # one seat has every chip
+                out = v.get("out", [])
+                left = [s for s in v.get("seats", []) if s not in alive and not _among(s, out)]
+                ranking = [alive, *reversed(out)] + ([left] if left else [])
+                self.table.finish({"ranking": ranking, "score": v["stacks"]}, line)
+        if v.get("stacks"):
+            # every seat that played this game, also those knocked out (a hand's stacks
+            # name only the seats still in)
+            seats = set(v.get("seats", [])) | set(v["stacks"])
+            v["seats"] = sorted(seats, key=lambda s: (len(s), s))
+            v.setdefault("start", dict(v["stacks"]))
+        if kind == "hand_start":  # each seat's chips before its blinds: its place if out
+            committed = v.get("committed", {})
+            v["hand_stacks"] = {s: n + committed.get(s, 0) for s, n in v["stacks"].items()}
+        v["pot"] = sum(v.get("committed", {}).values())
+
+
+def _knocked_out(v: dict, alive: list[str]) -> None:
+    """The seats a hand left without chips join `out` (first out first): seats out in
+    the same hand are placed by their chips as it started (more is better; equal
+    shares a place)."""
+    out = v.setdefault("out", [])
+    new = [s for s in v["stacks"] if s not in alive and not _among(s, out)]
+    before = v.get("hand_stacks", {})
+    for chips in sorted({before.get(s, 0) for s in new}):
+        out.append(sorted((s for s in new if before.get(s, 0) == chips), key=_seat_order))
+
+
+def _among(seat: str, groups: list[list[str]]) -> bool:
+    return any(seat in g for g in groups)
+
+
+def _seat_order(seat: str) -> tuple[int, str]:
+    return (len(seat), seat)
