@@ -40,7 +40,9 @@ def add_firmware(sub, common) -> None:
         "firmware", help="build an ESP32 image with the firmware frozen in, and flash it"
     )
     fw.add_argument("--board", default="esp32", help="esp32 (the reference) or esp32s3")
-    fw.add_argument("--variant", help="MicroPython's BOARD_VARIANT, e.g. SPIRAM_OCT (S3 N8R8: octal PSRAM)")
+    fw.add_argument(
+        "--variant", help="MicroPython's BOARD_VARIANT, e.g. SPIRAM_OCT (S3 N8R8: octal PSRAM)"
+    )
     fw.add_argument("--micropython-src", metavar="DIR", help="a MicroPython source tree (v1.29)")
     fw.add_argument("--port", help="flash it to the board on this serial port")
     fw.add_argument("--dry-run", action="store_true", help="print the commands only")
