@@ -23,6 +23,7 @@ import math
 import os
 import re
 import sys
+import tempfile
 from collections import Counter
 from pathlib import Path
 
@@ -39,10 +40,26 @@ def _import_skidl():
     # needed (every part is defined in parts.py), so its import chatter is kept out.
     for v in ("", "6", "7", "8", "9", "10"):
         os.environ.setdefault(f"KICAD{v}_SYMBOL_DIR", str(HERE))
-    with contextlib.redirect_stderr(io.StringIO()), contextlib.redirect_stdout(io.StringIO()):
-        import skidl
-        import skidl.circuit
-        import skidl.node
+    # It also opens its log files (skidl_REPL.log, .erc) in the working directory at import and
+    # deletes them by that relative name later: two checks run side by side in one folder (the
+    # tests' two workers) deleted each other's. They are opened in a folder of this process's
+    # own and closed there at once: nothing reads them.
+    here = os.getcwd()
+    with (
+        tempfile.TemporaryDirectory() as scratch,
+        contextlib.redirect_stderr(io.StringIO()),
+        contextlib.redirect_stdout(io.StringIO()),
+    ):
+        os.chdir(scratch)
+        try:
+            import skidl
+            import skidl.circuit
+            import skidl.logger
+            import skidl.node
+
+            skidl.logger.stop_log_file_output()
+        finally:
+            os.chdir(here)
     # SKiDL records where each part and net was made by walking the whole call stack
     # (inspect.stack: most of the build's time); it only fills the netlist's "SKiDL Line"
     # field, which netlist() strips, so the walk is skipped.
