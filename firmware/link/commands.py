@@ -4,11 +4,10 @@
 # a Hold'em `bet`) in the game's declaration, games/<game>/game.py. One checker
 # (games.settings) types them, on the host before a command is sent and on the board before
 # anything changes. Shared by the host tools, the simulator and the board.
-from micropython import const
-
 from games import GAMES
 from games import declaration as game_of
 from games.settings import SettingsError, arguments, check
+from link.link import BAD_ID, good_id
 
 # word -> its arguments, in the order the words take them: (name, kind, default). `new`'s
 # arguments are the game's settings; `hello` is the link's own (link/link.py).
@@ -29,7 +28,6 @@ TABLE = {
     "unenrol": (("tag", ("tag",), None),),
     "calibrate": (("mode", ("choice", ("on", "off")), "on"),),
 }
-_ID_TEXT = const(32)  # a command id: a whole number, or text this long at most
 
 
 def all_words():
@@ -69,8 +67,8 @@ def typed(cmd, game=None, settings=None):
         raise SettingsError('a command is a JSON object with a "cmd" word')
     word = cmd["cmd"]
     cid = cmd.get("id")
-    if "id" in cmd and not _good_id(cid):
-        raise SettingsError("id must be a whole number or text of at most %d characters" % _ID_TEXT)
+    if "id" in cmd and not good_id(cid):  # (checked by the link already: link/link.py)
+        raise SettingsError(BAD_ID)
     given = {}
     for k in cmd:
         if k not in ("cmd", "id"):
@@ -146,14 +144,6 @@ def _number(v):
     from games.settings import digits
 
     return int(v) if digits(v) and len(v) < 12 else v
-
-
-def _good_id(cid):
-    if isinstance(cid, bool):
-        return False
-    if isinstance(cid, int):
-        return -(1 << 30) < cid < 1 << 30
-    return isinstance(cid, str) and len(cid) <= _ID_TEXT
 
 
 def _word(w):

@@ -46,7 +46,7 @@ class Sense:
     def configure(self, debounce_ms=None, calibrate=None):
         """debounce_ms: the time a square's sensor must hold a new level before it counts
         (`config debounce_ms=`; the buttons and goal sensors keep theirs). calibrate: keep
-        every settled sensor edge for the host (`calibrate on`: calibrated()), or stop."""
+        every settled sensor edge for the host (`calibrate on`: calibrated), or stop."""
         if debounce_ms is not None and self.sensors:
             self.sensors.debounce_ms = debounce_ms
         if calibrate is not None:
@@ -103,13 +103,16 @@ class Sense:
                     return card, uid
         return None
 
-    def calibrated(self):
-        """The sensor edges kept since the last call, oldest first (calibrating)."""
+    def calibrated(self, tell):
+        """Calibrating: the settled sensor edges kept since the last call, oldest first, each
+        to `tell` as a `sensor` message (chain bit, its name in the sensor map, level)."""
         cal = self.calibration
         if not cal:
-            return ()
+            return
         self.calibration = []
-        return cal
+        names = self.board.names
+        for bit, level in cal:
+            tell({"type": "sensor", "bit": bit, "name": names[bit], "level": level})
 
     def held(self, game, now):
         """A game loaded while the table runs is told what the sensors hold now, as the first
@@ -126,10 +129,14 @@ class Sense:
                         else:
                             game.on_sensor(i, 1, now)
 
-    def selftest(self):
-        """What the board can tell about its own hardware (plateau selftest)."""
+    def selftest(self, game=None, up=0):
+        """`selftest`'s report: what the board can tell about its own hardware, what the
+        game makes of the sensors that see a magnet (a game with pieces on squares:
+        check_sensors: stuck on, or a pawn out of place; stuck off, or a pawn missing), and
+        the scan rate reached in the `up` ms since power-up."""
         b = self.board
-        report = {"reader": "none fitted"}  # type: dict
+        report = {"type": "selftest", "reader": "none fitted"}  # type: dict
+        report["scan_hz"] = self.scans * 1000 // up if up else 0
         if b.reader is not None:
             r = b.reader
             report["reader"] = "ok" if getattr(r, "ok", False) else "not answering"
@@ -148,9 +155,12 @@ class Sense:
                 return report
             report["chain"] = "ok"
             n = len(frame) * 8
-            report["sensors_on"] = [
-                b.names[i] for i in range(min(n, len(b.names))) if frame[i >> 3] >> (i & 7) & 1
-            ]
+            on = [b.names[i] for i in range(min(n, len(b.names))) if frame[i >> 3] >> (i & 7) & 1]
+            check = game.check_sensors if game else None
+            if check:
+                report.update(check(on))
+            else:
+                report["sensors_on"] = on
         return report
 
     def busy(self):

@@ -19,15 +19,15 @@ import sys  # noqa: E402
 import time  # noqa: E402
 
 from micropython import const  # noqa: E402
+from power import power_up  # noqa: E402
 
 from clock import VirtualClock  # noqa: E402
 from games import declaration  # noqa: E402
-from link.link import HEARTBEAT_MS, Link  # noqa: E402
+from link.link import HEARTBEAT_MS  # noqa: E402
 from link.stdio import StdioTransport  # noqa: E402
-from sense.scan import Sense  # noqa: E402
 from sim.board import SimBoard  # noqa: E402
 from sim.script import ScriptError, read  # noqa: E402
-from table import SCAN_MS, Table, make_game  # noqa: E402
+from table import SCAN_MS, Table  # noqa: E402
 
 _BOOT_MS = const(50)  # scanning before the script's first action
 # Restarted on a table as it stood (--world), the board first reads the pile lying on the
@@ -39,6 +39,19 @@ END_MS = 2000  # after the last action the table runs on this long (settling, he
 # Real time to wait for the host's hello, and for its bye at the end. Only a host that never
 # comes waits this long: a loaded machine can take seconds to start one.
 _HOST_WAIT_MS = const(60000)
+
+
+class SimTable(Table):
+    """The table, with the simulator's own word: `bye`, the host has read everything (the
+    simulator may end). No board takes it."""
+
+    bye = False
+
+    def command(self, cmd):
+        if cmd.get("cmd") == "bye":
+            self.bye = True
+            return None
+        return Table.command(self, cmd)
 
 
 class Sim:
@@ -65,7 +78,6 @@ class Sim:
         self.state_dir = state  # the simulated flash: survives `reset`
         self.board = SimBoard(hw_dir, clock)  # the physical table: survives everything
         self.pace = _PACE_MS
-        self.bye = False
         self.hosted = False
         self.linger = False  # at the script's end the board stays on (--linger): see run()
         self.boots = 0
@@ -100,28 +112,32 @@ class Sim:
 
     def boot(self, boot_id):
         """Power-up: everything in RAM is new (link, ring, game, sensing); the flash (the
-        state folder) and the physical board are what they were."""
-        from store import Store
-
+        state folder) and the physical board are what they were. Built as main.py builds a
+        board (power.power_up), with the simulator's link (a journal, for the chaos harness)
+        and table (`bye`)."""
         self.boots += 1
         self.ring.clear()
-        if not self.journal:
-            self.link = Link(self.transport.write, boot_id, ring=self.ring)
-        else:  # the chaos harness's ground truth (loaded only then: heap)
+        link = None
+        if self.journal:  # the chaos harness's ground truth (loaded only then: heap)
             from sim.journal import JournalLink
 
-            link = JournalLink(self.transport.write, boot_id, ring=self.ring)
-            link.journal = self.journal
-            self.link = link
+            JournalLink.journal = self.journal
+            link = JournalLink
         settings = dict(self.settings)
         name = settings.pop("game")
-        board = self.board.boot()
-        sense = Sense(board)  # its buffers before the game's code comes in: see main.py
-        self.game = make_game(name, self.link.emit, board.names, settings)
-        store = Store(self.state_dir) if self.state_dir else None
-        self.table = Table(self.transport, self.clock, self.link, self.game, sense, store)
-        self.link.serve(self, keeps=store is not None)  # the simulator in front of the table
-        self.table.resume()
+        self.table = power_up(
+            self.transport,
+            self.clock,
+            self.board.boot(),
+            boot_id,
+            self.ring,
+            self.state_dir,
+            name,
+            settings,
+            link,
+            SimTable,
+        )
+        self.link = self.table.link
         self.game = self.table.game  # the game saved on flash, maybe of another kind
 
     def reset(self):
@@ -132,24 +148,7 @@ class Sim:
         del self.table, self.game, self.link
         gc.collect()
         self.boot("%08x" % (int.from_bytes(__import__("os").urandom(4), "big")))
-        self.link.greet()
-
-    # the link's host (link.Link.serve): the table's answers, `bye` the simulator's own
-
-    def command(self, cmd):
-        if cmd["cmd"] == "bye":  # the host has read everything: the simulator may end
-            self.bye = True
-            return None
-        return self.table.command(cmd)
-
-    def about(self):
-        return self.table.about()
-
-    def snapshot(self):
-        return self.table.snapshot()
-
-    def save(self, first):
-        return self.table.save(first)
+        self.table.greet()
 
     def advance(self, ms):
         """Let `ms` of table time pass, the firmware loop running as on the board."""
@@ -195,7 +194,7 @@ class Sim:
         self.transport.table_mode()
         try:
             if not self.hosted:
-                self.link.greet()  # a board says hello at boot; a waiting host already had it
+                self.table.greet()  # a board says hello at boot; a waiting host already had it
             # the board is up and scanning before hands act
             self.advance(_RESTART_MS if self.done_line else _BOOT_MS)
             with open(self.path) as f:
@@ -213,7 +212,7 @@ class Sim:
             # script is over (the newest seq in "at") and give it time to get everything
             # and say bye.
             if self.hosted or self.linger:  # a board stays on: the host may still be asking
-                self.wait_host(lambda: self.bye, _HOST_WAIT_MS, {"type": "sim_end"})
+                self.wait_host(lambda: self.table.bye, _HOST_WAIT_MS, {"type": "sim_end"})
             else:
                 self.link.tell({"type": "sim_end"})
         finally:
@@ -305,7 +304,7 @@ class Sim:
             raise ScriptError(line, str(e))
         # a text id: sent again after a kill, the board answers it without doing it twice
         cmd["id"] = "line%d" % line
-        self.link.receive(frame.encode(json.dumps(cmd).encode()))
+        self.table.receive(frame.encode(json.dumps(cmd).encode()))
 
     def position(self, line, name):
         from sim.script import load_position

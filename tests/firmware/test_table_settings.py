@@ -119,9 +119,10 @@ def test_a_refused_new_changes_nothing():
     from check import Wire
 
     from clock import VirtualClock
+    from games import make_game
     from link.link import Link
     from link.ring import Ring
-    from table import Table, make_game
+    from table import Table
 
     w = Wire()
     link = Link(w.write, "b", ring=Ring(512, 8))
