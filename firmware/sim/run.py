@@ -295,7 +295,7 @@ class Sim:
         import json
 
         from link import frame
-        from link.commands import parse_words
+        from sim.words import parse_words
 
         try:
             game = self.table.game

@@ -4,7 +4,8 @@
 from check import raises
 
 from games.settings import SettingsError, check
-from link.commands import parse_words, typed
+from link.commands import typed
+from sim.words import parse_words
 
 
 def refused(game, **given):

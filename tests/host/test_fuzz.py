@@ -9,11 +9,12 @@ from hypothesis import strategies as st
 from plateau.fw.clock import VirtualClock
 from plateau.fw.games.tock.rules import Position, PositionError
 from plateau.fw.link import frame
-from plateau.fw.link.commands import all_words, parse_words
+from plateau.fw.link.commands import all_words
 from plateau.fw.link.link import Link
 from plateau.fw.link.ring import Ring
 from plateau.fw.sense.cards import CardReads
 from plateau.fw.sim.script import ScriptError, parse
+from plateau.fw.sim.words import parse_words
 from plateau.fw.table import Table
 
 FAST = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
