@@ -5,14 +5,14 @@
 # two hole cards, in the order the table asks. Bets come as host commands
 # (`bet 3 40`, `call 2`, `fold 4`, ...). What the rules forbid is refused with the reason and
 # changes nothing.
-from games.base import Game
+from games.cards import CardGame
 from games.holdem.betting import STREETS, Hand, Refused, first_button, next_button
 from games.holdem.hands import HandError, card, describe, name
 
 ACTIONS = ("fold", "check", "call", "bet", "raise", "allin")
 
 
-class HoldemGame(Game):
+class HoldemGame(CardGame):
     def __init__(self, emit, names, settings):
         super().__init__(emit)
         self._setup(settings)

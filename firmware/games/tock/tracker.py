@@ -10,8 +10,7 @@
 from micropython import const
 
 from clock import elapsed
-from games.base import Game
-from games.cards import JOKER, CardError
+from games.cards import JOKER, CardError, CardGame
 from games.tock import observe
 from games.tock.rules import (
     ANY,
@@ -37,7 +36,7 @@ _ILLEGAL_MS = const(1500)  # a wrong board must stay wrong this long to be repor
 DECK = const(52)
 
 
-class TockGame(Game):
+class TockGame(CardGame):
     def __init__(self, emit, names, settings=None, settle_ms=SETTLE_MS, illegal_ms=_ILLEGAL_MS):
         from games.settings import check
 
@@ -79,7 +78,7 @@ class TockGame(Game):
         self.unsaved = True  # the game changed since it was last saved (store.py)
         self.resumed = False  # restored after a reset: compare with the board, say so
         self.last_why = None  # why the last board read with a card matched no legal move
-        self.refused = []  # cards refused since the last card played (games/base.py)
+        self.refused = []  # cards refused since the last card played (games/cards.py)
 
     def state(self):
         """What store.py saves: enough to resume the game after a reset."""
@@ -111,7 +110,7 @@ class TockGame(Game):
             self.touched = set(s for s in state.get("touched", ()) if 0 <= s < CELLS)
         self.restored(state)
 
-    def check_sensors(self, on):  # type: ignore[override]  # None in Game (games/base.py)
+    def check_sensors(self, on):  # type: ignore[override]  # None in Game (games/cards.py)
         """Selftest: the sensors that see a magnet (`on`, names) against the position: track
         and home squares (camp slots aside: which slots hold a colour's pawns is anyone's
         choice)."""
@@ -265,7 +264,7 @@ class TockGame(Game):
             if why:  # a button has no answer: what it did not do is said
                 self.button_refused(name, why)
         else:
-            Game.on_button(self, name, now)
+            CardGame.on_button(self, name, now)
 
     # --- host commands ---------------------------------------------------------------------
 
