@@ -1,20 +1,17 @@
 # The simulated table: physical truth (which sensors see a magnet, which tags lie on the
 # reader, which buttons are down) behind the real drivers, through the chip models of
-# sim/chips.py wired as hardware/pinmap.json says (SPI modes and clocks included) and the same
+# sim/chips/ wired as hardware/pinmap.json says (SPI modes and clocks included) and the same
 # hardware maps the board loads. Never deployed.
 from hal import hwmap
 from hal.hwmap import Board
 from hal.inputs import Inputs
 from hal.mfrc522 import MFRC522, ReaderError
 from hal.shiftin import ShiftChain
-from sim.chips import (
-    ChainSPI,
-    HallSwitches,
-    HC165Chain,
-    MFRC522Chip,
-    Pin,
-    SPIBus,
-)
+from sim.chips import Pin
+from sim.chips.drv5032 import HallSwitches
+from sim.chips.hc165 import ChainSPI, HC165Chain
+from sim.chips.mfrc522 import MFRC522Chip
+from sim.chips.spi import SPIBus
 
 BUTTON_MS = 120  # how long a simulated press holds the button down
 

@@ -5,7 +5,7 @@ from readers import lay, random_uids, ready, rng
 from simcheck import kinds, of, run
 
 from sense.cards import CardReads
-from sim.chips import Tag
+from sim.chips.ntag213 import Tag
 
 
 def reads(cards, r, clock, polls):
