@@ -267,8 +267,8 @@ class Store:
         a collection, and if that fails too it is set aside, as a damaged one is."""
         for again in (0, 1):
             try:
-                with open(self.path) as f:
-                    d = _read(f.read())
+                with open(self.path, "rb") as f:
+                    d = _read(f)
                 state = d["state"]
                 if not isinstance(state, dict):
                     raise ValueError("not a saved game")
@@ -387,11 +387,30 @@ def _write(path, tmp, obj):
     os.rename(tmp, path)
 
 
-def _read(text):
-    """The envelope of a file _write wrote, its CRC checked (ValueError if it fails)."""
-    d = json.loads(text)
-    # the CRC is of the body exactly as written (re-encoding may order keys anew)
-    body = text[text.index('"state":') + 8 : text.rindex("}")]
-    if d.get("v") not in (1, _VERSION) or crc32(body.encode()) != d["crc"]:
+def _read(f):
+    """The envelope of a file _write wrote (open in binary), its CRC checked (ValueError if
+    it fails). Read a piece at a time, the CRC first, then the JSON from the stream: no
+    buffer the size of the file, which a heap fragmented at power-up may not have (a whole
+    game's state is kilobytes; a saved game not read is set aside). The CRC is of the body
+    exactly as written (re-encoding may order keys anew): what follows "state": up to the
+    envelope's closing brace, the file's last byte."""
+    piece = f.read(64)
+    at = piece.find(b'"state":')  # (in the first piece: the header is at most 33 bytes)
+    if at < 0:
+        raise ValueError("not a saved game")
+    crc = 0
+    piece = piece[at + 8 :]
+    while True:
+        more = f.read(64)
+        if not more:
+            break
+        crc = crc32(piece, crc)
+        piece = more
+    if not piece.endswith(b"}"):
+        raise ValueError("cut short")
+    crc = crc32(piece[:-1], crc)
+    f.seek(0)
+    d = json.load(f)
+    if not isinstance(d, dict) or d.get("v") not in (1, _VERSION) or crc != d["crc"]:
         raise ValueError("checksum or version mismatch")
     return d

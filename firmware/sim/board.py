@@ -20,10 +20,7 @@ class SimBoard:
     def __init__(self, hw_dir, clock):
         self.clock = clock
         names = hwmap.sensor_names(hw_dir)
-        self.names = names
-        self.index = {}
-        for i in range(len(names)):
-            self.index[names[i]] = i
+        self.names = names  # chain bit -> sensor name (looked up by name in sensor())
         nbytes = (len(names) + 7) // 8
         self.nbytes = nbytes
         self.part = hwmap.sensor_part(hw_dir)
@@ -48,10 +45,9 @@ class SimBoard:
         self._release = {}  # button -> time to let go
         self._unglitch = {}  # goal -> time its glitch ends
         self.ball = {"A": 0, "B": 0}  # the truth: the ball in the goal (the pin may glitch)
+        # UID hex -> card (the firmware's, handed to it at boot): a card's tags are looked up
+        # in it when the card is laid, not kept in a second table (heap: see lay_card)
         self.registry = hwmap.registry(hw_dir)
-        self.uids = {}  # type: dict[str, list[str]]  # card -> UIDs (two jokers: "X")
-        for uid in self.registry:
-            self.uids.setdefault(self.registry[uid], []).append(uid)
         self.deck = 52  # cards in a deck (the simulator sets 54 with jokers)
         self._dealt = 0
         self.board = None  # type: Board | None
@@ -116,13 +112,18 @@ class SimBoard:
     # physical actions
 
     def sensor(self, name):
-        return self.index[name]
+        """A sensor's chain bit, by its name (KeyError: no such sensor). Looked up in the
+        sensor map's list: a dict of 104 names would take a board's worth of heap."""
+        try:
+            return self.names.index(name)
+        except ValueError:
+            raise KeyError(name)
 
     def level(self, name):
-        return self.sensors.present(self.index[name])
+        return self.sensors.present(self.sensor(name))
 
     def set(self, name, level):
-        self.sensors.set(self.index[name], level, self.clock.ticks_ms())
+        self.sensors.set(self.sensor(name), level, self.clock.ticks_ms())
 
     def unplug_chain(self, out=True):
         """The sensor chain's cable pulled out (out=False: put back). A board's pull-up on
@@ -134,14 +135,15 @@ class SimBoard:
             self._unglitch[name] = self.clock.ticks_ms() + ms
             self._goal_pin(name)
             return
-        i = self.index[name]
+        i = self.sensor(name)
         self._glitch[i >> 3] |= 1 << (i & 7)
         self._glitch_until[i] = self.clock.ticks_ms() + ms
 
     def lay_card(self, card):
         """The card's tag enters the reader's field (on top of the discard pile). When a
         whole deck has been laid, the pile is taken away to be shuffled first."""
-        uids = self.uids.get(card)
+        registry = self.registry  # its tags (two jokers: "X"), in the registry's order
+        uids = [uid for uid in registry if registry[uid] == card]
         if not uids:  # before it is counted: nothing was laid
             raise ValueError("no tag for card %s in hardware/tags.json" % card)
         self._dealt += 1

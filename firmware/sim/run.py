@@ -146,6 +146,8 @@ class Sim:
         # a board powers up with an empty heap: the last boot's objects go before the new
         # ones are made (alive beside them they fragment a heap a board would not have)
         del self.table, self.game, self.link
+        self.deck_of = None  # (the last boot's game, else kept alive beside the new one)
+        self.board.board = None  # its drivers too: SimBoard.boot makes new ones
         gc.collect()
         self.boot("%08x" % (int.from_bytes(__import__("os").urandom(4), "big")))
         self.table.greet()
