@@ -162,7 +162,7 @@ class Table:
         """A new game of that kind (ValueError: unknown game or bad settings)."""
         from games import make_game
 
-        names = self.sense.board.names if self.sense else ()
+        names = self.sense.hardware.names if self.sense else ()
         self.game = make_game(name, self.link.emit, names, settings)
         if self.store:
             self.store.game = self.game

@@ -25,7 +25,7 @@ from clock import VirtualClock  # noqa: E402
 from games import declaration  # noqa: E402
 from link.link import HEARTBEAT_MS  # noqa: E402
 from link.stdio import StdioTransport  # noqa: E402
-from sim.board import SimBoard  # noqa: E402
+from sim.physical import PhysicalTable  # noqa: E402
 from sim.script import ScriptError, read  # noqa: E402
 from table import SCAN_MS, Table  # noqa: E402
 
@@ -76,7 +76,7 @@ class Sim:
         self.script_dir = path.rsplit("/", 1)[0] if "/" in path else "."
         self.ring = RING if ring is None else ring
         self.state_dir = state  # the simulated flash: survives `reset`
-        self.board = SimBoard(hw_dir, clock)  # the physical table: survives everything
+        self.physical = PhysicalTable(hw_dir, clock)  # the physical table: survives everything
         self.pace = _PACE_MS
         self.hosted = False
         self.linger = False  # at the script's end the board stays on (--linger): see run()
@@ -86,18 +86,18 @@ class Sim:
         stood = world.load() if world else None
         if stood:
             self.done_line = stood[0]
-            self.board.set_physical(stood[1])
+            self.physical.set_physical(stood[1])
         self.boot(boot)
         # the table line's deck (see act: card)
         self.spanish = declaration(settings["game"]).DECK == "spanish"
         self.deck_of = None  # the game whose deck that is, once a card is laid
         # The game's hook sets its simulated table up (its games/<game>/sim.py, which no board
-        # holds: simulated(board, game, fresh), True when it placed pieces); a game with none
+        # holds: simulated(physical, game, fresh), True when it placed pieces); a game with none
         # starts empty. It runs once, here: its module goes after (a board never has it).
         hook = "games.%s.sim" % settings["game"]
         try:
             placed = __import__(hook, None, None, ("simulated",)).simulated(
-                self.board, self.game, not stood
+                self.physical, self.game, not stood
             )
         except ImportError as e:
             if hook not in str(e):
@@ -108,11 +108,11 @@ class Sim:
         if package and "sim" in dir(package):
             delattr(package, "sim")
         if placed:
-            self.board.sensors.power_up(clock.ticks_ms())  # the pieces were there already
+            self.physical.sensors.power_up(clock.ticks_ms())  # the pieces were there already
 
     def boot(self, boot_id):
         """Power-up: everything in RAM is new (link, ring, game, sensing); the flash (the
-        state folder) and the physical board are what they were. Built as main.py builds a
+        state folder) and the physical table are what they were. Built as main.py builds a
         board (power.power_up), with the simulator's link (a journal, for the chaos harness)
         and table (`bye`)."""
         self.boots += 1
@@ -128,7 +128,7 @@ class Sim:
         self.table = power_up(
             self.transport,
             self.clock,
-            self.board.boot(),
+            self.physical.boot(),
             boot_id,
             self.ring,
             self.state_dir,
@@ -142,12 +142,12 @@ class Sim:
 
     def reset(self):
         """The `reset` action: the power goes and comes back."""
-        self.board.power_cut()
+        self.physical.power_cut()
         # a board powers up with an empty heap: the last boot's objects go before the new
         # ones are made (alive beside them they fragment a heap a board would not have)
         del self.table, self.game, self.link
         self.deck_of = None  # (the last boot's game, else kept alive beside the new one)
-        self.board.board = None  # its drivers too: SimBoard.boot makes new ones
+        self.physical.hardware = None  # its drivers too: PhysicalTable.boot makes new ones
         gc.collect()
         self.boot("%08x" % (int.from_bytes(__import__("os").urandom(4), "big")))
         self.table.greet()
@@ -156,7 +156,7 @@ class Sim:
         """Let `ms` of table time pass, the firmware loop running as on the board."""
         end = self.clock.ticks_ms() + ms
         while self.clock.ticks_ms() < end and self.table.running:
-            self.board.tick()
+            self.physical.tick()
             self.table.step()
             self.clock.sleep_ms(SCAN_MS)
 
@@ -179,7 +179,7 @@ class Sim:
                 now = time.ticks_ms()
                 self.clock.now += time.ticks_diff(now, last)
                 last = now
-                self.board.tick()
+                self.physical.tick()
             self.table.step()
             now = time.ticks_ms()
             if live:
@@ -227,10 +227,10 @@ class Sim:
     def done(self, line):
         """The hand action of `line` changed the table: kept before the firmware sees it."""
         if self.world:
-            self.world.save(line, self.board)
+            self.world.save(line, self.physical)
 
     def act(self, line, verb, args):
-        board = self.board
+        physical = self.physical
         if verb == "pace":
             self.pace = args[0]
             self.done(line)
@@ -250,14 +250,14 @@ class Sim:
             self.done(line)
             return
         if verb in ("lift", "place"):
-            board.set(args[0], verb == "place")
+            physical.set(args[0], verb == "place")
         elif verb == "move":
-            board.set(args[0], 0)
+            physical.set(args[0], 0)
             self.done(line - 1)  # a kill from here moves it again: lifting it again is nothing
             self.advance(self.pace // 2)
-            board.set(args[1], 1)
+            physical.set(args[1], 1)
         elif verb == "glitch":
-            board.glitch(args[0], args[1])
+            physical.glitch(args[0], args[1])
         elif verb == "card":
             # the tag registry names Spanish cards es:12B (hardware/tags.md); a name both
             # decks share (4C) is the card of the deck in play, a `send new` switching it (the
@@ -268,18 +268,18 @@ class Sim:
                 self.deck_of = game
                 self.spanish = declaration(self.table.about()["game"]).DECK == "spanish"
             try:
-                board.lay_card(("es:" if self.spanish else "") + args[0])
+                physical.lay_card(("es:" if self.spanish else "") + args[0])
             except ValueError as e:
                 playing = self.table.about().get("game")
                 raise ScriptError(line, "%s (the table plays %s)" % (e, playing))
         elif verb == "tag":
-            board.lay_tag(args[0])
+            physical.lay_tag(args[0])
         elif verb == "button":
-            board.press(args[0])
+            physical.press(args[0])
         elif verb in ("ball", "clear"):
-            board.goal(args[0], verb == "ball")
+            physical.goal(args[0], verb == "ball")
         elif verb == "gather":
-            board.gather()
+            physical.gather()
         elif verb == "send":
             self.send(line, args)
         elif verb == "reset":
@@ -318,7 +318,7 @@ class Sim:
         # said as a new game from that position, as `new` says it: the live view and replay
         # follow the game from here (without it they took a legal move for a wrong one)
         self.game.emit({"type": "game", "game": "tock", "position": pos.to_dict()})
-        self.board.set_position(pos)
+        self.physical.set_position(pos)
         self.advance(self.pace)
 
 

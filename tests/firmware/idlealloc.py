@@ -18,10 +18,10 @@ from games import make_game  # noqa: E402
 from link.link import Link  # noqa: E402
 from link.stdio import StdioTransport  # noqa: E402
 from sense.scan import Sense  # noqa: E402
-from sim.board import SimBoard  # noqa: E402
 from sim.chips import Pin  # noqa: E402
 from sim.chips.hc165 import ChainSPI  # noqa: E402
 from sim.chips.spi import SPIBus  # noqa: E402
+from sim.physical import PhysicalTable  # noqa: E402
 from table import SCAN_MS, Table  # noqa: E402
 
 PASSES = 1000
@@ -76,13 +76,13 @@ class Sink:
 
 def table(clock, hw_dir):
     RING.clear()  # a new boot: the link numbers from 1 again
-    board = SimBoard(hw_dir, clock)
-    board.boot()  # the drivers, as at power-up
+    physical = PhysicalTable(hw_dir, clock)
+    physical.boot()  # the drivers, as at power-up
     transport = StdioTransport()  # the real one: stdin is a pipe with nothing in it
     link = Link(Sink().write, "b0a4d000", ring=RING)
-    game = make_game("tock", link.emit, board.board.names, {})
-    board.set_position(game.pos)
-    return Table(transport, clock, link, game, Sense(board.board), None), board
+    game = make_game("tock", link.emit, physical.hardware.names, {})
+    physical.set_position(game.pos)
+    return Table(transport, clock, link, game, Sense(physical.hardware), None), physical
 
 
 def idle_alloc(hw_dir):

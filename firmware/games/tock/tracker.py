@@ -71,7 +71,7 @@ class TockGame(CardGame):
         self._lifts = 0  # lifts since the air was last empty
         self.last_edge = 0
         self.dirty = True  # the board changed since it was last read
-        self.board_state = _AGREES  # the board against the game: _AGREES, _WRONG or _REPORTED
+        self.agreement = _AGREES  # the pawns seen against the game: _AGREES, _WRONG or _REPORTED
         self.wrong = ""  # how ("camp", "no-card", "illegal"), read when not _AGREES
         self.wrong_at = 0  # since when
         self.owed = False  # an `illegal` was said and no `corrected` yet
@@ -133,7 +133,7 @@ class TockGame(CardGame):
             "card": str(self.card) if self.card else None,
             "played": len(self.played),
         }
-        if self.board_state == _REPORTED:
+        if self.agreement == _REPORTED:
             snap["problem"] = self.wrong
         return snap
 
@@ -325,7 +325,7 @@ class TockGame(CardGame):
         if self.dirty:
             self.dirty = False
             self._read_board(now)
-        if self.board_state == _WRONG and elapsed(now, self.wrong_at) >= self.illegal_ms:
+        if self.agreement == _WRONG and elapsed(now, self.wrong_at) >= self.illegal_ms:
             self._report()
 
     def _read_board(self, now):
@@ -333,7 +333,7 @@ class TockGame(CardGame):
         if self.resumed:
             self._resume(now)
         if self._matches(pos):
-            self.board_state = _AGREES
+            self.agreement = _AGREES
             self._corrected()
             if self.card is not None and self.card.rank == "J" and len(self.touched) >= 2:
                 self._try_move(now)  # a Jack leaves occupancy as it was
@@ -346,9 +346,9 @@ class TockGame(CardGame):
             kind = "no-card"
         else:
             kind = "illegal"
-        if self.board_state != _REPORTED or self.wrong != kind:
+        if self.agreement != _REPORTED or self.wrong != kind:
             # the clock restarts at every change: hands still moving are not a wrong board
-            self.board_state = _WRONG
+            self.agreement = _WRONG
             self.wrong = kind
             self.wrong_at = now
 
@@ -434,14 +434,14 @@ class TockGame(CardGame):
         self.pos.play(move)
         self._done()
         self.emit(ev)
-        self.board_state = _AGREES
+        self.agreement = _AGREES
         winner = self.pos.winner()
         if winner is not None:
             self.emit({"type": "win", "seat": self.pos._seat_name(winner)})
         if self._matches(self.pos):
             self._corrected(ev["seat"])  # an illegal board made right by the move itself
         else:
-            self.board_state = _WRONG  # a captured pawn still in hand
+            self.agreement = _WRONG  # a captured pawn still in hand
             self.wrong = "camp"
             self.wrong_at = self.last_edge
 
@@ -479,5 +479,5 @@ class TockGame(CardGame):
             ev["card"] = str(self.card)
             ev["why"] = self.last_why or "no legal move of %s leads to this board" % self.card
         self.emit(ev)
-        self.board_state = _REPORTED
+        self.agreement = _REPORTED
         self.owed = True

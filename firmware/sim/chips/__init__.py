@@ -14,7 +14,7 @@
 #
 # A new chip is a module of its own here (the LED chain, the display, the buzzer...), citing
 # its datasheet as [NAME section] beside each behaviour, and saying what it cannot express.
-# sim/board.py wires them as hardware/pinmap.json says. What every model shares is here: a
+# sim/physical.py wires them as hardware/pinmap.json says. What every model shares is here: a
 # GPIO line (Pin: a level read and written, on_change called when it changes; what drives it,
 # push-pull, open-drain, a pull-up, is the chip model's to say), and the seeded generator the
 # models draw their undefined values and noise from (Rng). No datasheet for these.

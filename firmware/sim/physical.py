@@ -1,9 +1,9 @@
-# The simulated table: physical truth (which sensors see a magnet, which tags lie on the
-# reader, which buttons are down) behind the real drivers, through the chip models of
-# sim/chips/ wired as hardware/pinmap.json says (SPI modes and clocks included) and the same
-# hardware maps the board loads. Never deployed.
+# The physical table, simulated: what is true of the wood and the pieces (which sensors see a
+# magnet, which tags lie on the reader, which buttons are down, a ball in a goal), behind the
+# real drivers, through the chip models of sim/chips/ wired as hardware/pinmap.json says (SPI
+# modes and clocks included) and the same hardware maps the board loads. Never deployed.
 from hal import hwmap
-from hal.hwmap import Board
+from hal.hwmap import Hardware
 from hal.inputs import Inputs
 from hal.mfrc522 import MFRC522, ReaderError
 from hal.shiftin import ShiftChain
@@ -16,7 +16,11 @@ from sim.chips.spi import SPIBus
 BUTTON_MS = 120  # how long a simulated press holds the button down
 
 
-class SimBoard:
+class PhysicalTable:
+    """The table's physical side: magnets over sensors, tags on the reader, buttons down, a
+    ball in a goal, on the chip models; boot() gives the firmware its Hardware on them.
+    It outlives every boot of the simulated board (and a kill -9: sim/world.py)."""
+
     def __init__(self, hw_dir, clock):
         self.clock = clock
         names = hwmap.sensor_names(hw_dir)
@@ -50,7 +54,7 @@ class SimBoard:
         self.registry = hwmap.registry(hw_dir)
         self.deck = 52  # cards in a deck (the simulator sets 54 with jokers)
         self._dealt = 0
-        self.board = None  # type: Board | None
+        self.hardware = None  # type: Hardware | None
 
     def boot(self):
         """The firmware starts: new drivers (the board's RAM is new), set up as hal/board.py
@@ -66,7 +70,7 @@ class SimBoard:
             reader.init()
         except ReaderError:
             pass  # poll() keeps trying; selftest says so
-        self.board = Board(
+        self.hardware = Hardware(
             chain=ShiftChain(
                 self.chain_spi, self.chain.sh_ld, self.nbytes, self.part["active_low"]
             ),
@@ -77,7 +81,7 @@ class SimBoard:
             registry=self.registry,
             sample_ms=self.part["sample_ms"],
         )
-        return self.board
+        return self.hardware
 
     def power_cut(self):
         """The power goes and comes back: the reader's field drops (every tag on it wakes up
