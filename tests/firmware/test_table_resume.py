@@ -303,7 +303,7 @@ def test_holdem_resumes_a_hand_under_way_H9():
         g.on_card(c, "u", 0)
     assert g.command({"cmd": "bet", "seat": "2", "amount": 10}) is None
     again = round_trip(g)
-    assert again.hand.to_act == "3" and again.hand.current == 10 and len(again.board) == 3
+    assert again.hand.to_act == "3" and again.hand.current == 10 and len(again.community) == 3
     assert again.command({"cmd": "call", "seat": "3"}) is None  # the hand goes on
 
 
