@@ -1,5 +1,6 @@
 # Board entry point: runs at power-up after boot.py. Unless boot.py chose safe mode
-# (safemode.py), builds the real hardware, resumes the saved game and runs the table loop.
+# (safemode.py), builds the real hardware, has power.power_up build the rest (as the
+# simulator does) and resume the saved game, and runs the table loop.
 # Ctrl-C is off while the table runs (P5); the host's `repl` command ends the loop, and the
 # board restarts in safe mode so `mpremote` (and `make deploy`) always get the REPL.
 import safemode
@@ -24,28 +25,18 @@ def run(ring):
     import time
 
     import machine
-    from store import Store
+    from power import power_up
 
     from clock import BoardClock
     from hal.board import build
-    from link.link import Link
     from link.stdio import StdioTransport
-    from sense.scan import Sense
-    from table import Table, make_game
 
     try:
-        board, problems = build("hardware")
-        transport = StdioTransport()
-        link = Link(transport.write, boot_id(), ring=ring)
-        # the sensing's buffers (sense/cards.py: 704 B in one piece) before the game's code is
-        # imported: loaded as .mpy files (a board with PSRAM), its pieces would split the heap
-        sense = Sense(board)
-        game = make_game(GAME, link.emit, board.names, {})
-        table = Table(transport, BoardClock(), link, game, sense, Store("state"))
-        table.resume()
-        link.greet()
+        hardware, problems = build("hardware")
+        table = power_up(StdioTransport(), BoardClock(), hardware, boot_id(), ring, "state", GAME)
+        table.greet()
         for why in problems:
-            link.emit({"type": "error", "what": "hardware", "why": why})
+            table.link.emit({"type": "error", "what": "hardware", "why": why})
     except Exception as e:
         # the table cannot start: say why and stay at the REPL, the watchdog not started
         # (started, it would restart the board into the same failure every 8 s)

@@ -20,6 +20,8 @@ def _walk(folder):
 
 
 module("clock.py")
+module("enrolment.py")
+module("power.py")
 module("safemode.py")
 module("store.py")
 module("table.py")

@@ -1,8 +1,11 @@
 # The game saved on the board's flash, so a reset or a power cut resumes it (issue 8), and
 # with it what the link must not forget (issue 15): its numbering and its last events, so a
 # board that restarts goes on numbering where it stopped and can still resend what the host
-# had not received. Nothing numbered goes on the wire before it is here (link.Link.flush,
-# table.Table.save): an event the host may have is always on flash.
+# had not received. Nothing numbered goes on the wire before it is here: the link hands its
+# new events and its numbering to the store it was given (commit, called by link.Link.flush),
+# which writes them with the game they come from before the link sends them. The table hands
+# the store the game it plays (`game`) and enrolment the card it waits for (`awaited`); the
+# table's own save (save_game) is for a game that changed with nothing new to send.
 #
 # state.json: the game, the link's boot id and last number, the ids of the last commands
 # done. Writes cannot leave it corrupt: it goes to state.tmp, then os.rename replaces
@@ -46,8 +49,15 @@ _VERSION = const(2)  # {"game": game state, "link": {"boot", "seq"}, "done": [id
 
 
 class Store:
-    def __init__(self, folder, min_save_ms=_MIN_SAVE_MS):
+    # what is saved with the link's numbering in state.json, handed over from above: the game
+    # played (its state() taken at each save; table.Table sets it) and the card the next tag
+    # is enrolled as (enrolment.Enrolment), if one is awaited
+    game = None
+    awaited = None
+
+    def __init__(self, folder, clock=None, min_save_ms=_MIN_SAVE_MS):
         self.folder = folder
+        self.clock = clock  # the table's: when the last save was (the write rate, `due`)
         self.path = folder + "/state.json"
         self.tmp = folder + "/state.tmp"
         self.log = folder + "/events.log"
@@ -82,6 +92,42 @@ class Store:
         self._saved_at = now
         self.saves += 1
         return True
+
+    def commit(self, ring, first, link):
+        """The link's keeper (link.Link.flush): events first.. of its `ring` and its
+        numbering `link` (keep(): boot, seq, answers) on flash, with the game that emitted
+        them, before they go on the wire. True once kept; the refusal in words when the flash
+        refused (the link says it; the events go out, the game goes on); False when the heap
+        was too short to build the state (nothing goes out: the next pass tries again)."""
+        try:
+            ok = self.keep(link["boot"], ring, first, link["seq"])
+            ok = ok and self.save(self._state(link), self.clock.ticks_ms() if self.clock else 0)
+        except MemoryError:
+            gc.collect()
+            return False
+        if ok and self.game:
+            self.game.unsaved = self.game.urgent = False  # saved (refused: tried again)
+        return True if ok else self.error
+
+    def save_game(self, link, now):
+        """The table's save: the game changed with no event to send (a card refused, the
+        rate-limited saves of a game's timers), with the link's numbering `link`. None once
+        saved; the refusal in words; False short of heap (the next pass tries again)."""
+        try:
+            ok = self.save(self._state(link), now)
+        except MemoryError:
+            gc.collect()
+            return False
+        if ok and self.game:
+            self.game.unsaved = self.game.urgent = False
+        return None if ok else self.error
+
+    def _state(self, link):
+        game = self.game
+        state = {"game": game.state() if game else None, "link": link}
+        if self.awaited:
+            state["enrol"] = self.awaited  # a tag awaited (enrolment.py)
+        return state
 
     def save_tags(self, tags):
         """The enrolled tags on flash; `tags` gives (UID hex, card) pairs afresh at each call
@@ -221,8 +267,8 @@ class Store:
         a collection, and if that fails too it is set aside, as a damaged one is."""
         for again in (0, 1):
             try:
-                with open(self.path) as f:
-                    d = _read(f.read())
+                with open(self.path, "rb") as f:
+                    d = _read(f)
                 state = d["state"]
                 if not isinstance(state, dict):
                     raise ValueError("not a saved game")
@@ -341,11 +387,30 @@ def _write(path, tmp, obj):
     os.rename(tmp, path)
 
 
-def _read(text):
-    """The envelope of a file _write wrote, its CRC checked (ValueError if it fails)."""
-    d = json.loads(text)
-    # the CRC is of the body exactly as written (re-encoding may order keys anew)
-    body = text[text.index('"state":') + 8 : text.rindex("}")]
-    if d.get("v") not in (1, _VERSION) or crc32(body.encode()) != d["crc"]:
+def _read(f):
+    """The envelope of a file _write wrote (open in binary), its CRC checked (ValueError if
+    it fails). Read a piece at a time, the CRC first, then the JSON from the stream: no
+    buffer the size of the file, which a heap fragmented at power-up may not have (a whole
+    game's state is kilobytes; a saved game not read is set aside). The CRC is of the body
+    exactly as written (re-encoding may order keys anew): what follows "state": up to the
+    envelope's closing brace, the file's last byte."""
+    piece = f.read(64)
+    at = piece.find(b'"state":')  # (in the first piece: the header is at most 33 bytes)
+    if at < 0:
+        raise ValueError("not a saved game")
+    crc = 0
+    piece = piece[at + 8 :]
+    while True:
+        more = f.read(64)
+        if not more:
+            break
+        crc = crc32(piece, crc)
+        piece = more
+    if not piece.endswith(b"}"):
+        raise ValueError("cut short")
+    crc = crc32(piece[:-1], crc)
+    f.seek(0)
+    d = json.load(f)
+    if not isinstance(d, dict) or d.get("v") not in (1, _VERSION) or crc != d["crc"]:
         raise ValueError("checksum or version mismatch")
     return d

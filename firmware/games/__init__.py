@@ -15,7 +15,7 @@
 # but for agree(): a function costs a frozen board heap, data in literals none. By
 # convention, games/<name>/tracker.py has the game's class, <Name>Game (TockGame), a
 # games.base.Game that the table makes as <Name>Game(emit, names, settings) for settings
-# checked in full (table.make_game). A game whose simulated table needs setting up has
+# checked in full (make_game, below). A game whose simulated table needs setting up has
 # games/<name>/sim.py: simulated(board, game, fresh), which the simulator asks (sim/run.py)
 # and no board holds.
 #
@@ -32,3 +32,17 @@ def declaration(name):
 
         raise SettingsError("unknown game %s; one of: %s" % (_show(name), ", ".join(GAMES)))
     return __import__("games.%s.game" % name, None, None, ("SETTINGS",))
+
+
+def make_game(name, emit, names, settings):
+    """The game a table plays, by name, its settings checked in full first (SettingsError,
+    a ValueError, says what is wrong, an unknown game too): by the registry's convention
+    (above), the class <Name>Game of games/<name>/tracker.py, TockGame for "tock". Only
+    that game's code is imported onto the heap."""
+    from games.settings import check
+
+    settings = check(name, settings)
+    cls = name[0].upper() + name[1:] + "Game"
+    return getattr(__import__("games.%s.tracker" % name, None, None, (cls,)), cls)(
+        emit, names, settings
+    )

@@ -2,51 +2,21 @@
 # defaults here answer the inputs it has no use for (a Weykick table has no squares, a card
 # game no goals).
 #
-# Cards found again at power-up (issue 15). The reader powers up with the board, and every
-# tag lying on it answers again: the pile. A card of the pile that the board saw lying there
-# before the power went is not a new card: one the game counts in the deal now under way, or
-# one of its strays, the cards the board saw laid on the pile that the deal does not count
-# (refused, taken back by `undo`, laid only to be enrolled, the pile of the game before a
-# `new`: the table hands them over). A card of neither was laid while the power was going,
-# and is new. The strays are saved with the game, a deck's worth at most. The deck is
-# gathered to be shuffled for a deal, but the board does not see when: a stray laid after
-# that lies under the new deal's first card. So a stray is forgotten only when the deal
-# after next starts (`dealt`): until then, a stray gathered and laid again
-# while the power was off is taken for the pile (not played: lift it and lay it again),
-# which is better than playing a card nobody laid.
-# When the deal under way has no card yet, the pile may still be the last deal's (not yet
-# gathered), or the last deal's was gathered and the first card of this one laid during the
-# outage: the same card can be in both. The reads that could be either are held until the
-# look at the pile is over; if the last deal's top two cards were found, its pile is there
-# and they were its cards; if not, it was gathered and they are new cards, played then in
-# the order read (with every card read after them in the meantime, so the order holds). A
-# card of the last deal laid on its pile within _PILE_MS of power-up is taken for that pile,
-# and a stray gathered and laid again during the outage is taken for the pile: the cases the
-# table cannot tell apart. Each card game says which cards make its deals (`deal`,
-# `last_deal`, saved with the game). Which reads are the pile: the sense layer says so when
-# it can (`on_pile`: every tag in the field at power-up at once, before any card counts as
-# laid; or `pile=True` on a read); otherwise, reads in the first _PILE_MS after the game
-# resumed.
+# The pile found again at power-up, which a card game tells from the cards laid since, is
+# games/cards.py's (CardGame): here only what the table asks of every game about it (the
+# cards it knew on the reader, handed to the next game at `new`; the pile said).
 from micropython import const
 
-from clock import elapsed
-
-_PILE_MS = const(1000)  # a pile of cards is read again well within this after power-up
-_REFUSED = const(4)  # refused cards remembered (a few wrong cards on the pile at most)
-_STRAYS = const(64)  # strays remembered: a deck and its jokers, with room
+STRAYS = const(64)  # strays remembered: a deck and its jokers, with room (cards.py too)
 
 
 class Game:
     def __init__(self, emit):
         self.emit = emit  # callable(dict): the link's numbered events
-        self.refused = []  # cards refused since the last card counted (they lie on the pile)
-        self.strays = []  # cards on the pile the deal does not count (see above), oldest first
-        self.gathered = 0  # how many of them were there when the deal under way started
-        self._powered = None  # when the game first ran after it was restored
-        self._held = []  # reads at power-up that may be the last deal's pile: (card, uid)
-        self._found = []  # every card read at power-up
-        self._settling = False
-        self._stocktaken = False  # the sense layer said which cards were there at power-up
+        # cards on the pile the deal does not count (games/cards.py), oldest first, and how
+        # many of them were there when the deal under way started
+        self.strays = []
+        self.gathered = 0
 
     settings = {}  # type: dict  # the game's settings, checked in full (games/settings.py)
     unsaved = False  # the game changed since it was last saved
@@ -98,14 +68,18 @@ class Game:
     def step(self, now, settled=True):
         """Once per scan. A game restored after a reset says so at its first step, with
         its snapshot (Tock and Weykick say more: they override this)."""
-        self.started(now)
         if self.resumed:
             self.resumed = False
             snap = self.snapshot()
             snap["type"] = "resumed"
             self.emit(snap)
 
-    # --- the pile found again at power-up ----------------------------------------------
+    def restored(self, state):
+        """Called by each game's restore(): it says so at its next step."""
+        self.resumed = True
+        self.unsaved = False
+
+    # --- the cards on the reader (a card game's: games/cards.py) ------------------------
 
     def deal(self):
         """The cards (as the reader names them) counted in the deal under way, the ones on
@@ -116,131 +90,32 @@ class Game:
         """The cards of the deal before, in the order laid, while this one has none."""
         return ()
 
-    def from_pile(self, card, uid, now, pile=False):
-        """True when this read is taken care of here: the pile found again after a reset
-        (ignored), or held until the look at the pile is over (see above)."""
-        if self._powered is None and self.resumed:
-            self._powered = now
-        if (
-            self._settling
-            or self._stocktaken
-            or not (pile or self._powered is not None and elapsed(now, self._powered) < _PILE_MS)
-        ):
-            return False
-        # counted by name: two cards of one name (Tock's two jokers) are two cards
-        self._found.append(card)
-        seen = self._found.count(card) - self.strays.count(card)
-        if seen <= 0:
-            return True  # a stray: it lay there before the power went
-        deal = self.deal()
-        if deal and seen <= deal.count(card):
-            return True
-        if self._held or not deal and seen <= self.last_deal().count(card):
-            self._held.append((card, uid))  # and every read after it, to keep their order
-            return True
-        return False
-
-    def on_pile(self, cards, now):
-        """The cards lying on the reader at power-up, all at once, before any card counts as
-        laid (the sense layer's stocktake): [(card or None, uid hex)], maybe none. Said as a
-        `pile` event (when there are some); those the game counted and its strays are the
-        pile, the others were laid while the power was going and are played now. With the
-        stocktake, reads after it are new cards."""
-        self._stocktaken = True
-        if not cards:
-            return  # none there: nothing to say, and every read from now on is a card laid
-        known = [c for c, _ in cards if c is not None]
-        self.emit({"type": "pile", "cards": known, "unknown": len(cards) - len(known)})
-        if self._powered is None and not self.resumed:
-            return  # a new game remembers no card: what lies there is left over
-        self._held = [(c, uid) for c, uid in cards if c is not None and self._held_back(c)]
-        self.settle_pile(now)
-
-    def _held_back(self, card):
-        """At power-up: False when `card` is the pile for sure (ignored), True when it may
-        be new (held: see settle_pile)."""
-        self._found.append(card)
-        seen = self._found.count(card) - self.strays.count(card)
-        if seen <= 0:
-            return False  # a stray: it lay there before the power went
-        deal = self.deal()
-        return not deal or seen > deal.count(card)
-
-    def refuse(self, card):
-        """A card read and refused: it may lie on the pile when the power comes back. False
-        when it was refused already since the last card counted (a tag flickering at the
-        edge of the field is read again and again: its refusal is said once)."""
-        if card in self.refused:
-            return False
-        self.refused.append(card)
-        del self.refused[:-_REFUSED]
-        if card not in self.strays:
-            self.lying((card,))
-        self.unsaved = True
-        return True
-
     def lying(self, cards):
         """Cards the board saw laid on the pile that the deal under way does not count (a
-        card refused or taken back, a tag enrolled): strays, for the look at the pile at
-        power-up (see above: kept until the deal after next starts)."""
+        card refused or taken back, a tag enrolled, the last game's pile at `new`): strays,
+        for the look at the pile at power-up (kept until the deal after next starts)."""
         strays = self.strays + list(cards)
-        cut = len(strays) - _STRAYS
+        cut = len(strays) - STRAYS
         if cut > 0:
             strays = strays[cut:]
             self.gathered = max(0, self.gathered - cut)
         self.strays = strays
         self.unsaved = True
 
-    def count(self):
-        """A card was counted: the cards refused before it are history."""
-        self.refused = []
-
-    def dealt(self):
-        """A new deal starts (the deck gathered and shuffled for it): the strays there when
-        the last one started are gone (see above). Each card game says when."""
-        if self.strays:
-            del self.strays[: self.gathered]
-            self.gathered = len(self.strays)
-            self.unsaved = True
-
-    def restored(self, state):
-        """Called by each game's restore(): the pile memory, and the power-up window."""
-        refused = state.get("refused", [])
-        self.refused = [c for c in refused if isinstance(c, str)][-_REFUSED:]
-        strays = state.get("strays", refused)  # an older save kept the refused cards only
-        self.strays = [c for c in strays if isinstance(c, str)][-_STRAYS:]
-        gathered = state.get("gathered", 0)
-        self.gathered = min(gathered, len(self.strays)) if isinstance(gathered, int) else 0
-        self.resumed = True
-        self.unsaved = False
-        self._powered = None
-        self._held = []
-        self._found = []
-        self._stocktaken = False
-
-    def started(self, now):
-        """Each game calls this on every step: the power-up window opens at the first; at
-        its end, the reads held are the last deal's pile, or new cards."""
-        if self.resumed and self._powered is None:
-            self._powered = now
-        if self._held and self._powered is not None and elapsed(now, self._powered) >= _PILE_MS:
-            self.settle_pile(now)
+    def on_pile(self, cards, now):
+        """The cards lying on the reader at power-up, all at once (the sense layer's
+        stocktake): [(card or None, uid hex)], maybe none, said as a `pile` event. A game
+        without cards counted none of them: resumed after a reset, it takes each for a card
+        laid (a card game tells its pile from new cards: CardGame.on_pile)."""
+        if not cards:
+            return
+        known = [c for c, _ in cards if c is not None]
+        self.emit({"type": "pile", "cards": known, "unknown": len(cards) - len(known)})
+        if self.resumed:
+            for c, uid in cards:
+                if c is not None:
+                    self.on_card(c, uid, now)
 
     def settle_pile(self, now):
-        """Decide on the reads held (at the end of the look at the pile, or before a host
-        command, which must come after the cards laid before it): the last deal's pile if
-        its top two cards were found, else new cards, played in the order read."""
-        if not self._held:
-            return
-        last = self.last_deal()
-        found = [c for c, _ in self._held]
-        held = self._held
-        self._held = []
-        pile = last and last[-1] in found and (len(last) < 2 or last[-2] in found)
-        self._settling = True
-        try:
-            for card, uid in held:
-                if not (pile and card in last):  # the last deal's pile, not yet gathered
-                    self.on_card(card, uid, now)
-        finally:
-            self._settling = False
+        """Before a host command: the cards read at power-up that could be the pile are
+        decided first (a card game's: CardGame.settle_pile); none here."""

@@ -22,7 +22,9 @@
 # Words are lower case (command words, games, setting names, choices: `calibrate on`), but
 # what names a card or a tag is read in either case (7h, 04a31922), and so is the word that
 # stands in its place (`enrol CANCEL`, `unenrol ALL`): one rule a field.
-#   ("position",)             a Tock position (T4), checked by the rules core
+#   ("checked", module, name) a value the game's own code reads: name.from_dict(v) of that
+#                             module, whose ValueError says what is wrong (Tock's position,
+#                             T4, by its rules core): the checker names no game
 # A setting whose default is None is optional (the game derives it, e.g. Hold'em's big-bet).
 
 from games import declaration
@@ -162,12 +164,11 @@ def value(name, kind, v, known=None):
             raise SettingsError("%s: %s" % (name, e))
     if k == "tag":
         return _tag(name, v)
-    if k == "position":
-        from games.tock.rules import Position, PositionError
-
+    if k == "checked":
+        reader = getattr(__import__(kind[1], None, None, (kind[2],)), kind[2])
         try:
-            Position.from_dict(v)
-        except PositionError as e:
+            reader.from_dict(v)
+        except ValueError as e:
             raise SettingsError("%s: %s" % (name, e))
         return v
     raise SettingsError("%s: no kind %s" % (name, _show(k)))
@@ -178,17 +179,11 @@ def card(v, deck=None):
     '12B' (deck "spanish") -> 'es:12B'; text that says es: is Spanish whatever the deck. The
     one place that tells the decks apart (a game's DECK: games/__init__.py). SettingsError
     names what is wrong."""
-    if isinstance(v, str) and (deck == "spanish" or v.startswith("es:")):
-        from games.pocha.rules import PochaError
-        from games.pocha.rules import card as spanish
-
-        try:
-            return "es:%d%s" % spanish(v[3:] if v.startswith("es:") else v)
-        except PochaError as e:
-            raise SettingsError(str(e))
-    from games.cards import CardError, parse_card
+    from games.cards import CardError, parse_card, parse_spanish
 
     try:
+        if isinstance(v, str) and (deck == "spanish" or v.startswith("es:")):
+            return "es:%d%s" % parse_spanish(v[3:] if v.startswith("es:") else v)
         rank, suit = parse_card(v)
     except CardError as e:
         raise SettingsError(str(e))

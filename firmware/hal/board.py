@@ -1,20 +1,21 @@
-# The real board (hal.hwmap.Board), built from hardware/pinmap.json: the only place that
-# touches `machine` besides the drivers it hands buses to, and main.py/boot.py. The hardware
-# layer imports nothing above it: sense, the games, the link and the table are handed a Board.
+# The real board's hardware (hal.hwmap.Hardware: its drivers and maps), built from
+# hardware/pinmap.json: the only place that touches `machine` besides the drivers it hands
+# buses to, and main.py/boot.py. The hardware layer imports nothing above it: sense, the
+# games, the link and the table are handed a Hardware.
 # It has not run on an ESP32 here: it is type-checked against the ESP32 stubs, and a test
 # runs it under MicroPython with a stand-in `machine` wired to the chip models
 # (tests/host/test_boot.py).
 import machine
 
 from hal import hwmap
-from hal.hwmap import Board
+from hal.hwmap import Hardware
 from hal.inputs import Inputs
 from hal.mfrc522 import MFRC522, ReaderError
 from hal.shiftin import ShiftChain
 
 
 def build(folder="hardware"):
-    """(Board, problems): what could not be set up is reported, not fatal."""
+    """(Hardware, problems): what could not be set up is reported, not fatal."""
     pins = hwmap.load(folder, "pinmap.json")
     names = hwmap.sensor_names(folder)
     problems = []
@@ -69,7 +70,7 @@ def build(folder="hardware"):
             for n, p in pins["goals"].items()
         },
     )
-    board = Board(
+    board = Hardware(
         chain=chain,
         reader=reader,
         buttons=buttons,

@@ -1,7 +1,8 @@
 # What the firmware knows of the hardware: hardware/*.json as the firmware loads them (on
 # the board from /hardware, in the simulator from the checkout's hardware/ folder), and the
-# Board that holds the drivers with the maps (built by hal/board.py, or by the simulator on
-# its chip models). One module, not two: each module a frozen board imports costs its heap.
+# Hardware that holds the drivers with the maps (built by hal/board.py for the real board,
+# or by the simulator on its chip models). One module, not two: each module a frozen board
+# imports costs its heap.
 import json
 
 
@@ -27,7 +28,7 @@ def registry(folder):
     return load(folder, "tags.json")["tags"]
 
 
-class Board:
+class Hardware:
     """What the firmware knows of the hardware: drivers (real or simulated) and the maps
     from hardware/. Any part may be None (a Weykick table has no chain or reader)."""
 

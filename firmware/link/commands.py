@@ -1,14 +1,14 @@
-# Host commands: the words people type (`plateau send undo`, a table script's `send new tock
-# players=2`) and the command objects the link carries (P4), with every word's arguments
+# Host commands: the command objects the link carries (P4), with every word's arguments
 # declared once, as data: the table's own words here, each game's own words (a Pocha `bid`,
 # a Hold'em `bet`) in the game's declaration, games/<game>/game.py. One checker
 # (games.settings) types them, on the host before a command is sent and on the board before
-# anything changes. Shared by the host tools, the simulator and the board.
-from micropython import const
-
+# anything changes. The words people type (`plateau send undo`, a table script's `send new
+# tock players=2`) become command objects on the host's side, in sim/words.py: the board
+# holds only what checks a command.
 from games import GAMES
 from games import declaration as game_of
 from games.settings import SettingsError, arguments, check
+from link.link import BAD_ID, good_id
 
 # word -> its arguments, in the order the words take them: (name, kind, default). `new`'s
 # arguments are the game's settings; `hello` is the link's own (link/link.py).
@@ -29,7 +29,6 @@ TABLE = {
     "unenrol": (("tag", ("tag",), None),),
     "calibrate": (("mode", ("choice", ("on", "off")), "on"),),
 }
-_ID_TEXT = const(32)  # a command id: a whole number, or text this long at most
 
 
 def all_words():
@@ -69,8 +68,8 @@ def typed(cmd, game=None, settings=None):
         raise SettingsError('a command is a JSON object with a "cmd" word')
     word = cmd["cmd"]
     cid = cmd.get("id")
-    if "id" in cmd and not _good_id(cid):
-        raise SettingsError("id must be a whole number or text of at most %d characters" % _ID_TEXT)
+    if "id" in cmd and not good_id(cid):  # (checked by the link already: link/link.py)
+        raise SettingsError(BAD_ID)
     given = {}
     for k in cmd:
         if k not in ("cmd", "id"):
@@ -97,63 +96,6 @@ def typed(cmd, game=None, settings=None):
             "config needs name=value settings: " + ", ".join(d[0] for d in TABLE["config"])
         )
     return out
-
-
-def parse_words(words, game=None, settings=None):
-    """['new', 'tock', 'players=2'] -> {"cmd": "new", "game": "tock", "players": 2}: the
-    words typed by their declarations (positional arguments in declared order, or
-    name=value), for the game being played if known (and its settings, if known: a `new`
-    keeps those it does not give). ValueError (SettingsError) says what is wrong. A `new`
-    naming no game, for a game not known here, is checked by the board alone."""
-    if not words:
-        raise SettingsError("no command given; one of: " + ", ".join(all_words()))
-    word = words[0]
-    rest = list(words[1:])
-    cmd = {"cmd": word}
-    if word == "new":
-        if rest and "=" not in rest[0]:
-            cmd["game"] = rest.pop(0)
-        for w in rest:
-            k, v = _pair(word, w)
-            cmd[k] = _number(v)
-        if game or "game" in cmd:
-            typed(cmd, game, settings)  # checked now, with the same checker the board uses
-        return cmd
-    decl, _ = declaration(word, game)
-    names = [d[0] for d in decl]
-    i = 0
-    for w in rest:
-        if "=" in w:
-            k, v = _pair(word, w)
-        elif i < len(names):
-            k, v = names[i], w
-        else:
-            raise SettingsError("%s: %s should be name=value" % (word, _word(w)))
-        i += 1
-        cmd[k] = v if k in ("seat", "card", "mode", "tag") else _number(v)
-    typed(cmd, game, settings)
-    return cmd
-
-
-def _pair(word, w):
-    if "=" not in w:
-        raise SettingsError("%s: %s should be name=value" % (word, _word(w)))
-    k, v = w.split("=", 1)
-    return k, v
-
-
-def _number(v):
-    from games.settings import digits
-
-    return int(v) if digits(v) and len(v) < 12 else v
-
-
-def _good_id(cid):
-    if isinstance(cid, bool):
-        return False
-    if isinstance(cid, int):
-        return -(1 << 30) < cid < 1 << 30
-    return isinstance(cid, str) and len(cid) <= _ID_TEXT
 
 
 def _word(w):

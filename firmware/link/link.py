@@ -2,6 +2,12 @@
 # answers the host's hello with who it is, what it missed and the state now, sends
 # heartbeats, and turns good frames from the host into commands.
 #
+# It calls nothing above it. The table (above) hands it events (emit) and link messages
+# (tell), feeds it the bytes the host sent (receive: the commands in them come back to the
+# table, which does them and answers through the link: answer, greet), and drives it once a
+# pass (flush, tick). What must be kept across a reset it hands to its keeper, which it is
+# given (the store), before anything goes on the wire.
+#
 # Numbered events (`card`, `move`, `goal`, ...) get seq = 1, 2, 3 ... per boot and go in the
 # ring, with "seq". Link messages (`hello`, `snapshot`, `gap`, `heartbeat`, `answer`, link
 # `error`s) carry the newest seq so far as "at" and take no number of their own: they describe
@@ -18,18 +24,21 @@
 #   number the host asked for comes back either as the event or inside a gap;
 # - a command carries an id and the board remembers the last answers: a host that did not
 #   hear an answer sends the same command again and gets the same answer, and the command is
-#   not applied twice (across a reset too: they are kept on flash with the game).
+#   not applied twice (across a reset too: they are kept on flash with the game). An id is
+#   checked once, here (good_id), for every command word, hello and snapshot included: a
+#   command with an id the link cannot echo is refused, whatever its word.
 #
-# Across resets (issue 15; docs/protocol.md, "Resets"): with a host that keeps (a table with
-# a store), emit() only numbers and rings an event; flush() (every pass of the table loop, and
-# before any link message) has the host put the new events and the game on flash first, then
-# writes the events. So an event the host may have is on flash, and a board that restarts
-# takes up the same boot id and numbering (restore()) with its events (as many as the ring
-# holds: the store keeps that many and fills the ring again): the host asks
-# for what it missed as after a dropped link, and logs each event once. Events numbered but
-# never flushed never reached the wire: their numbers are free again. Short of heap, a frame
-# not written waits for the next pass (an event) or is dropped (a link message): the board
-# refuses what it can and never dies of it.
+# Across resets (issue 15; docs/protocol.md, "Resets"): with a keeper (a table with a
+# store), emit() only numbers and rings an event; flush() (every pass of the table loop, and
+# before any link message) hands the new events and the link's numbering to the keeper
+# first (store.Store.commit: on flash, with the game they come from), then writes the
+# events. So an event the host may have is on flash, and a board that restarts takes up the
+# same boot id and numbering (restore(), the keeper filling the ring again with the events
+# it kept, as many as the ring holds): the host asks for what it missed as after a dropped
+# link, and logs each event once. Events numbered but never flushed never reached the wire:
+# their numbers are free again. Short of heap, a frame not written waits for the next pass
+# (an event) or is dropped (a link message): the board refuses what it can and never dies
+# of it.
 import gc
 import json
 
@@ -45,10 +54,23 @@ HEARTBEAT_MS = const(800)  # P3 asks for at least one a second; 800 leaves room 
 _RESEND_PER_STEP = const(1)
 _REMEMBERED = const(8)  # answers kept for commands sent again
 _SEP = const((",", ":"))  # compact JSON: every byte of the ring counts
+_ID_TEXT = const(32)  # a command id: a whole number (a small int on the board), or this much text
+BAD_ID = "id must be a whole number or text of at most 32 characters"  # (_ID_TEXT)
+
+
+def good_id(cid):
+    """The one check of a command's id (P4): a whole number within the board's small ints
+    (true and false are not numbers), or text of at most _ID_TEXT characters. An id the link
+    could not echo back in its answer (a float, a list, a long text) is refused."""
+    if isinstance(cid, bool):
+        return False
+    if isinstance(cid, int):
+        return -(1 << 30) < cid < 1 << 30
+    return isinstance(cid, str) and len(cid) <= _ID_TEXT
 
 
 class Link:
-    def __init__(self, write, boot, table="plateau", ring=None):
+    def __init__(self, write, boot, table="plateau", ring=None, keeper=None):
         self._write = write  # callable(bytes): the transport (USB console, UART, pty)
         self.boot = boot  # random per power-up: tells the host the board restarted
         self.table = table
@@ -57,10 +79,11 @@ class Link:
         # (held on to, its last number made the first event a ValueError: the fuzz's resume)
         self.ring.clear()
         self.seq = 0
+        # what must be kept before it goes on the wire (store.Store: commit, refill), or None
+        # (events go out as they are emitted)
+        self.keeper = keeper
         self._decoder = frame.Decoder()
         self._last_beat = None
-        self.host = None  # what answers the host's commands: see serve()
-        self._keeps = False
         self.sent = 0  # frames written (for selftest and benchmarks)
         self.hellos = 0  # host hellos answered
         self._next = 1  # the next event to resend ...
@@ -68,19 +91,10 @@ class Link:
         # [id, refusal or None, the command's CRC] of the last commands, oldest first: the
         # CRC tells a command sent again from another sent with the same id
         self._answers = []
+        self._cid = None  # the id of the command handed to the table last (receive) ...
+        self._crc = None  # ... and its CRC, when its answer is remembered (None: it is not)
         self._on_wire = 0  # events up to this seq went on the wire (or never will)
         self._flushing = False
-
-    def serve(self, host, keeps=False):
-        """The link's one way up: `host` (the table, or a stand-in in front of it) answers
-            about() -> dict      who is playing what, for `hello`
-            snapshot() -> dict   the game now, for `snapshot`
-            command(cmd) -> None when done, else why refused (every other command)
-            save(first) -> kept? with `keeps`: events first..seq and the game on flash,
-                                 before those events go on the wire (see the top)
-        The host hands itself over; the link never reaches into it otherwise."""
-        self.host = host
-        self._keeps = keeps
 
     # --- board -> host ---------------------------------------------------------------
 
@@ -92,7 +106,7 @@ class Link:
         body = _body(ev)
         self.seq += 1
         self.ring.add(self.seq, body)
-        if not self._keeps:
+        if self.keeper is None:
             self._send(body, "seq", self.seq)
             self._on_wire = self.seq
         return self.seq
@@ -117,14 +131,14 @@ class Link:
         self.sent += 1
         return True
 
-    def greet(self, host_boot=None, host_seq=None):
-        """hello, then a gap if the ring no longer holds what the host missed, then the
-        snapshot; the missed events still held follow, oldest first, a few per tick().
-        Without host_seq (the board's own hello at power-up) nothing is resent."""
+    def greet(self, about, snapshot, host_boot=None, host_seq=None):
+        """hello (with `about`: who plays what), then a gap if the ring no longer holds what
+        the host missed, then `snapshot` (the game now); the missed events still held follow,
+        oldest first, a few per tick(). Without host_seq (the board's own hello at
+        power-up) nothing is resent. The table hands both over: the link asks nothing."""
         self.flush()
         hello = {"type": "hello", "fw": _VERSION, "table": self.table}
-        if self.host:
-            hello.update(self.host.about())
+        hello.update(about)
         self.tell(hello)
         if host_seq is None:
             since = self.seq
@@ -133,7 +147,7 @@ class Link:
         self._next = since + 1
         self._until = self.seq
         self._gap()
-        self.tell(self.host.snapshot() if self.host else {"type": "snapshot"})
+        self.tell(snapshot)
 
     def _gap(self):
         """The events still to resend that the ring no longer holds: said once, skipped."""
@@ -165,13 +179,21 @@ class Link:
     # --- across resets (see the top of this file) --------------------------------------
 
     def flush(self):
+        """The events numbered since the last flush, to the keeper (on flash), then on the
+        wire. The keeper's answer: True, kept; False, short of heap (they wait for the next
+        pass: nothing goes out before it is kept); else why the flash refused them (said;
+        they go out, and the game goes on)."""
         if self._on_wire >= self.seq or self._flushing:
             return
         self._flushing = True
         try:
-            host = self.host
-            if self._keeps and host and not host.save(self._on_wire + 1):
-                return  # not on flash yet (short of heap): they wait for the next pass
+            keeper = self.keeper
+            if keeper is not None:
+                kept = keeper.commit(self.ring, self._on_wire + 1, self.keep())
+                if kept is False:
+                    return
+                if kept is not True:
+                    self.tell({"type": "error", "what": "saved-game", "why": kept})
             for s in range(self._on_wire + 1, self.seq + 1):
                 body = self.ring.get(s)
                 if body is not None and not self._send(bytes(body), "seq", s):
@@ -185,14 +207,14 @@ class Link:
         return self.seq - self._on_wire
 
     def keep(self):
-        """What the flash keeps of the link with the game: boot id, last number, the answers
-        to the last commands."""
+        """What the flash keeps of the link: boot id, last number, the answers to the last
+        commands (its numbering, handed to the keeper)."""
         return {"boot": self.boot, "seq": self.seq, "answers": self._answers}
 
     def restore(self, kept):
-        """Take up what keep() saved: the boot id and numbering, the ring empty after that
-        number (the store fills it again with the events it kept); False (nothing changed)
-        if unusable."""
+        """Take up what keep() saved: the boot id and numbering, the ring holding what the
+        keeper kept of the events up to that number (or empty after it); False (nothing
+        changed) if unusable."""
         try:
             boot, seq = kept["boot"], kept["seq"]
         except (KeyError, TypeError):
@@ -214,21 +236,29 @@ class Link:
                 and len(a) in (2, 3)
                 and (a[1] is None or isinstance(a[1], str))
             ]
+        if self.keeper is not None:
+            self.keeper.refill(self.ring, boot, seq)  # its events, as the flash kept them
         return True
 
     # --- host -> board ---------------------------------------------------------------
 
     def receive(self, data):
-        """Bytes from the host. Every command gets an answer; garbage gets an error event.
-        Short of heap, the board refuses what it can and goes on: a command it could not
-        even answer, the host sends again."""
+        """Bytes from the host: yields each command in them for the table to do (a dict with
+        its "cmd" word and its id checked), which it answers with answer() (or greet(), for
+        `hello`) before taking the next. What is not a command to do the link answers itself:
+        garbage (an error), not a command or a bad id (refused), a command sent again with
+        its id (its answer again, not done twice). Short of heap, the board refuses what it
+        can and goes on: a command it could not even answer, the host sends again."""
         try:
             for payload in self._decoder.feed(data):
                 try:
-                    self._command(payload)
+                    cmd = self._command(payload)
                 except MemoryError:
                     gc.collect()
                     self._answer(None, "the board is short of memory: command not done")
+                    continue
+                if cmd is not None:
+                    yield cmd
             why = self._decoder.last_error
             if why:
                 self._decoder.last_error = None
@@ -237,52 +267,56 @@ class Link:
             gc.collect()
 
     def _command(self, payload):
+        """The command in a payload, for the table; None when the link answered it itself."""
         try:
             cmd = json.loads(payload)
         except (ValueError, MemoryError, RuntimeError):  # deep nesting: out of heap or stack
             self._answer(None, "not JSON, or nested too deep")
-            return
+            return None
         if not isinstance(cmd, dict) or not isinstance(cmd.get("cmd"), str):
             self._answer(None, 'a command is a JSON object with a "cmd" string')
-            return
+            return None
         cid = cmd.get("id")
-        if not (isinstance(cid, int) and -(1 << 30) < cid < 1 << 30 or isinstance(cid, str)):
-            cid = None  # an answer does not echo a list, a float or a huge number
-        elif isinstance(cid, str) and len(cid) > 32:
-            cid = None
+        if "id" in cmd and not good_id(cid):
+            self._answer(None, BAD_ID)
+            return None
+        self._cid = cid
+        self._crc = None
         name = cmd["cmd"]
         if name == "hello":
             last = cmd.get("seq", 0)
             if not isinstance(last, int) or last < 0:
                 self._answer(cid, "seq must be a whole number >= 0")
-                return
+                return None
             self.hellos += 1
-            self.greet(cmd.get("boot"), last)
-            return
-        if name == "snapshot":
-            self.tell(self.host.snapshot() if self.host else {"type": "snapshot"})
-            self._answer(cid, None)
-            return
-        crc = None
-        if cid is not None:
-            from binascii import crc32
+            return cmd
+        if name == "snapshot" or cid is None:
+            return cmd  # (a snapshot's answer is not remembered: asking again does no harm)
+        from binascii import crc32
 
-            crc = crc32(payload) & 0x3FFFFFFF  # a small int on the board
-            for old, why, was in self._answers:
-                if old == cid and was not in (None, crc):  # the id of another command
-                    self._answer(
-                        cid, "id %r was another command's: send this one with a new id" % (cid,)
-                    )
-                    return
-                if old == cid:  # sent again: the host did not hear the answer
-                    self._answer(cid, why)
-                    return
-        why = self.host.command(cmd) if self.host else "unknown command " + name
-        if cid is not None:
-            self._answers.append([cid, why, crc])
+        crc = crc32(payload) & 0x3FFFFFFF  # a small int on the board
+        for old, why, was in self._answers:
+            if old == cid and was not in (None, crc):  # the id of another command
+                self._answer(
+                    cid, "id %r was another command's: send this one with a new id" % (cid,)
+                )
+                return None
+            if old == cid:  # sent again: the host did not hear the answer
+                self._answer(cid, why)
+                return None
+        self._crc = crc
+        return cmd
+
+    def answer(self, refusal):
+        """The table's answer to the command receive() handed it last: None when done, else
+        why refused; remembered with its id, for the host that sends it again."""
+        cid = self._cid
+        if self._crc is not None:
+            self._answers.append([cid, refusal, self._crc])
             if len(self._answers) > _REMEMBERED:
                 self._answers.pop(0)
-        self._answer(cid, why)
+            self._crc = None
+        self._answer(cid, refusal)
 
     def _answer(self, cid, refusal):
         ans = {"type": "answer", "id": cid, "ok": refusal is None}

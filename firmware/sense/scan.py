@@ -1,6 +1,7 @@
 # The scan loop's sensing half: reads the board's chips once per scan and hands the game
-# settled facts (sensor edges, new card reads, button presses, goal sensor edges). The board
-# it reads (its drivers and maps) is hal.hwmap.Board, built by hal/board.py or the simulator.
+# settled facts (sensor edges, new card reads, button presses, goal sensor edges). The
+# hardware it reads (drivers and maps) is hal.hwmap.Hardware, built by hal/board.py or the
+# simulator.
 from micropython import const
 
 from clock import elapsed
@@ -19,22 +20,23 @@ _CALIBRATING = const(32)  # settled sensor edges kept for the host while calibra
 class Sense:
     """Every input the board has, to the game, through one path: each pass reads every bank
     of digital inputs and the card reader, and tells the game what settled (step). It looks
-    down only: the board (hal.hwmap.Board) is handed to it; the game is handed to step()."""
+    down only: the hardware (hal.hwmap.Hardware) is handed to it; the game to step()."""
 
-    def __init__(self, board, debounce_ms=None):
-        self.board = board
+    def __init__(self, hardware, debounce_ms=None):
+        self.hardware = hardware
         kw = {} if debounce_ms is None else {"debounce_ms": debounce_ms}
-        self.sensors = Debouncer(len(board.names), **kw) if board.chain else None
-        self.cards = CardReads(board.reader, board.registry) if board.reader else None
-        self.goals = Debouncer(8, **kw) if board.goals else None
+        hw = hardware
+        self.sensors = Debouncer(len(hw.names), **kw) if hw.chain else None
+        self.cards = CardReads(hw.reader, hw.registry) if hw.reader else None
+        self.goals = Debouncer(8, **kw) if hw.goals else None
         # the banks, flat: kind, driver, Debouncer, kind, ... (one tuple: less heap than one each)
         banks = ()  # type: tuple
         if self.sensors:
-            banks = (_SENSOR, board.chain, self.sensors)
-        if board.buttons:
-            banks += (_BUTTON, board.buttons, Debouncer(8, **kw))
+            banks = (_SENSOR, hw.chain, self.sensors)
+        if hw.buttons:
+            banks += (_BUTTON, hw.buttons, Debouncer(8, **kw))
         if self.goals:
-            banks += (_GOAL, board.goals, self.goals)
+            banks += (_GOAL, hw.goals, self.goals)
         self._banks = banks
         self.scans = 0
         self.chain_errors = 0  # scans whose frame failed the chain's check (hal/shiftin.py)
@@ -46,7 +48,7 @@ class Sense:
     def configure(self, debounce_ms=None, calibrate=None):
         """debounce_ms: the time a square's sensor must hold a new level before it counts
         (`config debounce_ms=`; the buttons and goal sensors keep theirs). calibrate: keep
-        every settled sensor edge for the host (`calibrate on`: calibrated()), or stop."""
+        every settled sensor edge for the host (`calibrate on`: calibrated), or stop."""
         if debounce_ms is not None and self.sensors:
             self.sensors.debounce_ms = debounce_ms
         if calibrate is not None:
@@ -103,13 +105,16 @@ class Sense:
                     return card, uid
         return None
 
-    def calibrated(self):
-        """The sensor edges kept since the last call, oldest first (calibrating)."""
+    def calibrated(self, tell):
+        """Calibrating: the settled sensor edges kept since the last call, oldest first, each
+        to `tell` as a `sensor` message (chain bit, its name in the sensor map, level)."""
         cal = self.calibration
         if not cal:
-            return ()
+            return
         self.calibration = []
-        return cal
+        names = self.hardware.names
+        for bit, level in cal:
+            tell({"type": "sensor", "bit": bit, "name": names[bit], "level": level})
 
     def held(self, game, now):
         """A game loaded while the table runs is told what the sensors hold now, as the first
@@ -118,7 +123,7 @@ class Sense:
         camps for empty and asked for every pawn back); a ball lying in a goal is no goal."""
         for deb in (self.sensors, self.goals):
             if deb and deb.primed:
-                names = self.board.goals.names() if deb is self.goals else None
+                names = self.hardware.goals.names() if deb is self.goals else None
                 for i in range(len(names) if names else deb.nbits):
                     if deb.stable[i >> 3] >> (i & 7) & 1:
                         if names:
@@ -126,10 +131,14 @@ class Sense:
                         else:
                             game.on_sensor(i, 1, now)
 
-    def selftest(self):
-        """What the board can tell about its own hardware (plateau selftest)."""
-        b = self.board
-        report = {"reader": "none fitted"}  # type: dict
+    def selftest(self, game=None, up=0):
+        """`selftest`'s report: what the board can tell about its own hardware, what the
+        game makes of the sensors that see a magnet (a game with pieces on squares:
+        check_sensors: stuck on, or a pawn out of place; stuck off, or a pawn missing), and
+        the scan rate reached in the `up` ms since power-up."""
+        b = self.hardware
+        report = {"type": "selftest", "reader": "none fitted"}  # type: dict
+        report["scan_hz"] = self.scans * 1000 // up if up else 0
         if b.reader is not None:
             r = b.reader
             report["reader"] = "ok" if getattr(r, "ok", False) else "not answering"
@@ -148,9 +157,12 @@ class Sense:
                 return report
             report["chain"] = "ok"
             n = len(frame) * 8
-            report["sensors_on"] = [
-                b.names[i] for i in range(min(n, len(b.names))) if frame[i >> 3] >> (i & 7) & 1
-            ]
+            on = [b.names[i] for i in range(min(n, len(b.names))) if frame[i >> 3] >> (i & 7) & 1]
+            check = game.check_sensors if game else None
+            if check:
+                report.update(check(on))
+            else:
+                report["sensors_on"] = on
         return report
 
     def busy(self):
@@ -162,4 +174,4 @@ class Sense:
             return True
         # a pawn moved: the other sensors of the same move may not have sampled it yet
         at = self._edge_at
-        return at is not None and elapsed(self._now, at) < self.board.sample_ms
+        return at is not None and elapsed(self._now, at) < self.hardware.sample_ms

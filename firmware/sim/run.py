@@ -19,15 +19,15 @@ import sys  # noqa: E402
 import time  # noqa: E402
 
 from micropython import const  # noqa: E402
+from power import power_up  # noqa: E402
 
 from clock import VirtualClock  # noqa: E402
 from games import declaration  # noqa: E402
-from link.link import HEARTBEAT_MS, Link  # noqa: E402
+from link.link import HEARTBEAT_MS  # noqa: E402
 from link.stdio import StdioTransport  # noqa: E402
-from sense.scan import Sense  # noqa: E402
-from sim.board import SimBoard  # noqa: E402
+from sim.physical import PhysicalTable  # noqa: E402
 from sim.script import ScriptError, read  # noqa: E402
-from table import SCAN_MS, Table, make_game  # noqa: E402
+from table import SCAN_MS, Table  # noqa: E402
 
 _BOOT_MS = const(50)  # scanning before the script's first action
 # Restarted on a table as it stood (--world), the board first reads the pile lying on the
@@ -39,6 +39,19 @@ END_MS = 2000  # after the last action the table runs on this long (settling, he
 # Real time to wait for the host's hello, and for its bye at the end. Only a host that never
 # comes waits this long: a loaded machine can take seconds to start one.
 _HOST_WAIT_MS = const(60000)
+
+
+class SimTable(Table):
+    """The table, with the simulator's own word: `bye`, the host has read everything (the
+    simulator may end). No board takes it."""
+
+    bye = False
+
+    def command(self, cmd):
+        if cmd.get("cmd") == "bye":
+            self.bye = True
+            return None
+        return Table.command(self, cmd)
 
 
 class Sim:
@@ -63,9 +76,8 @@ class Sim:
         self.script_dir = path.rsplit("/", 1)[0] if "/" in path else "."
         self.ring = RING if ring is None else ring
         self.state_dir = state  # the simulated flash: survives `reset`
-        self.board = SimBoard(hw_dir, clock)  # the physical table: survives everything
+        self.physical = PhysicalTable(hw_dir, clock)  # the physical table: survives everything
         self.pace = _PACE_MS
-        self.bye = False
         self.hosted = False
         self.linger = False  # at the script's end the board stays on (--linger): see run()
         self.boots = 0
@@ -74,18 +86,18 @@ class Sim:
         stood = world.load() if world else None
         if stood:
             self.done_line = stood[0]
-            self.board.set_physical(stood[1])
+            self.physical.set_physical(stood[1])
         self.boot(boot)
         # the table line's deck (see act: card)
         self.spanish = declaration(settings["game"]).DECK == "spanish"
         self.deck_of = None  # the game whose deck that is, once a card is laid
         # The game's hook sets its simulated table up (its games/<game>/sim.py, which no board
-        # holds: simulated(board, game, fresh), True when it placed pieces); a game with none
+        # holds: simulated(physical, game, fresh), True when it placed pieces); a game with none
         # starts empty. It runs once, here: its module goes after (a board never has it).
         hook = "games.%s.sim" % settings["game"]
         try:
             placed = __import__(hook, None, None, ("simulated",)).simulated(
-                self.board, self.game, not stood
+                self.physical, self.game, not stood
             )
         except ImportError as e:
             if hook not in str(e):
@@ -96,66 +108,55 @@ class Sim:
         if package and "sim" in dir(package):
             delattr(package, "sim")
         if placed:
-            self.board.sensors.power_up(clock.ticks_ms())  # the pieces were there already
+            self.physical.sensors.power_up(clock.ticks_ms())  # the pieces were there already
 
     def boot(self, boot_id):
         """Power-up: everything in RAM is new (link, ring, game, sensing); the flash (the
-        state folder) and the physical board are what they were."""
-        from store import Store
-
+        state folder) and the physical table are what they were. Built as main.py builds a
+        board (power.power_up), with the simulator's link (a journal, for the chaos harness)
+        and table (`bye`)."""
         self.boots += 1
         self.ring.clear()
-        if not self.journal:
-            self.link = Link(self.transport.write, boot_id, ring=self.ring)
-        else:  # the chaos harness's ground truth (loaded only then: heap)
+        link = None
+        if self.journal:  # the chaos harness's ground truth (loaded only then: heap)
             from sim.journal import JournalLink
 
-            link = JournalLink(self.transport.write, boot_id, ring=self.ring)
-            link.journal = self.journal
-            self.link = link
+            JournalLink.journal = self.journal
+            link = JournalLink
         settings = dict(self.settings)
         name = settings.pop("game")
-        board = self.board.boot()
-        sense = Sense(board)  # its buffers before the game's code comes in: see main.py
-        self.game = make_game(name, self.link.emit, board.names, settings)
-        store = Store(self.state_dir) if self.state_dir else None
-        self.table = Table(self.transport, self.clock, self.link, self.game, sense, store)
-        self.link.serve(self, keeps=store is not None)  # the simulator in front of the table
-        self.table.resume()
+        self.table = power_up(
+            self.transport,
+            self.clock,
+            self.physical.boot(),
+            boot_id,
+            self.ring,
+            self.state_dir,
+            name,
+            settings,
+            link,
+            SimTable,
+        )
+        self.link = self.table.link
         self.game = self.table.game  # the game saved on flash, maybe of another kind
 
     def reset(self):
         """The `reset` action: the power goes and comes back."""
-        self.board.power_cut()
+        self.physical.power_cut()
         # a board powers up with an empty heap: the last boot's objects go before the new
         # ones are made (alive beside them they fragment a heap a board would not have)
         del self.table, self.game, self.link
+        self.deck_of = None  # (the last boot's game, else kept alive beside the new one)
+        self.physical.hardware = None  # its drivers too: PhysicalTable.boot makes new ones
         gc.collect()
         self.boot("%08x" % (int.from_bytes(__import__("os").urandom(4), "big")))
-        self.link.greet()
-
-    # the link's host (link.Link.serve): the table's answers, `bye` the simulator's own
-
-    def command(self, cmd):
-        if cmd["cmd"] == "bye":  # the host has read everything: the simulator may end
-            self.bye = True
-            return None
-        return self.table.command(cmd)
-
-    def about(self):
-        return self.table.about()
-
-    def snapshot(self):
-        return self.table.snapshot()
-
-    def save(self, first):
-        return self.table.save(first)
+        self.table.greet()
 
     def advance(self, ms):
         """Let `ms` of table time pass, the firmware loop running as on the board."""
         end = self.clock.ticks_ms() + ms
         while self.clock.ticks_ms() < end and self.table.running:
-            self.board.tick()
+            self.physical.tick()
             self.table.step()
             self.clock.sleep_ms(SCAN_MS)
 
@@ -178,7 +179,7 @@ class Sim:
                 now = time.ticks_ms()
                 self.clock.now += time.ticks_diff(now, last)
                 last = now
-                self.board.tick()
+                self.physical.tick()
             self.table.step()
             now = time.ticks_ms()
             if live:
@@ -195,7 +196,7 @@ class Sim:
         self.transport.table_mode()
         try:
             if not self.hosted:
-                self.link.greet()  # a board says hello at boot; a waiting host already had it
+                self.table.greet()  # a board says hello at boot; a waiting host already had it
             # the board is up and scanning before hands act
             self.advance(_RESTART_MS if self.done_line else _BOOT_MS)
             with open(self.path) as f:
@@ -213,7 +214,7 @@ class Sim:
             # script is over (the newest seq in "at") and give it time to get everything
             # and say bye.
             if self.hosted or self.linger:  # a board stays on: the host may still be asking
-                self.wait_host(lambda: self.bye, _HOST_WAIT_MS, {"type": "sim_end"})
+                self.wait_host(lambda: self.table.bye, _HOST_WAIT_MS, {"type": "sim_end"})
             else:
                 self.link.tell({"type": "sim_end"})
         finally:
@@ -226,10 +227,10 @@ class Sim:
     def done(self, line):
         """The hand action of `line` changed the table: kept before the firmware sees it."""
         if self.world:
-            self.world.save(line, self.board)
+            self.world.save(line, self.physical)
 
     def act(self, line, verb, args):
-        board = self.board
+        physical = self.physical
         if verb == "pace":
             self.pace = args[0]
             self.done(line)
@@ -249,14 +250,14 @@ class Sim:
             self.done(line)
             return
         if verb in ("lift", "place"):
-            board.set(args[0], verb == "place")
+            physical.set(args[0], verb == "place")
         elif verb == "move":
-            board.set(args[0], 0)
+            physical.set(args[0], 0)
             self.done(line - 1)  # a kill from here moves it again: lifting it again is nothing
             self.advance(self.pace // 2)
-            board.set(args[1], 1)
+            physical.set(args[1], 1)
         elif verb == "glitch":
-            board.glitch(args[0], args[1])
+            physical.glitch(args[0], args[1])
         elif verb == "card":
             # the tag registry names Spanish cards es:12B (hardware/tags.md); a name both
             # decks share (4C) is the card of the deck in play, a `send new` switching it (the
@@ -267,18 +268,18 @@ class Sim:
                 self.deck_of = game
                 self.spanish = declaration(self.table.about()["game"]).DECK == "spanish"
             try:
-                board.lay_card(("es:" if self.spanish else "") + args[0])
+                physical.lay_card(("es:" if self.spanish else "") + args[0])
             except ValueError as e:
                 playing = self.table.about().get("game")
                 raise ScriptError(line, "%s (the table plays %s)" % (e, playing))
         elif verb == "tag":
-            board.lay_tag(args[0])
+            physical.lay_tag(args[0])
         elif verb == "button":
-            board.press(args[0])
+            physical.press(args[0])
         elif verb in ("ball", "clear"):
-            board.goal(args[0], verb == "ball")
+            physical.goal(args[0], verb == "ball")
         elif verb == "gather":
-            board.gather()
+            physical.gather()
         elif verb == "send":
             self.send(line, args)
         elif verb == "reset":
@@ -296,7 +297,7 @@ class Sim:
         import json
 
         from link import frame
-        from link.commands import parse_words
+        from sim.words import parse_words
 
         try:
             game = self.table.game
@@ -305,7 +306,7 @@ class Sim:
             raise ScriptError(line, str(e))
         # a text id: sent again after a kill, the board answers it without doing it twice
         cmd["id"] = "line%d" % line
-        self.link.receive(frame.encode(json.dumps(cmd).encode()))
+        self.table.receive(frame.encode(json.dumps(cmd).encode()))
 
     def position(self, line, name):
         from sim.script import load_position
@@ -317,7 +318,7 @@ class Sim:
         # said as a new game from that position, as `new` says it: the live view and replay
         # follow the game from here (without it they took a legal move for a wrong one)
         self.game.emit({"type": "game", "game": "tock", "position": pos.to_dict()})
-        self.board.set_position(pos)
+        self.physical.set_position(pos)
         self.advance(self.pace)
 
 

@@ -135,7 +135,8 @@ def read(lines, on_action=None, base=None):
         if verb == "position" and base is not None:
             _agrees(n, args[0], load_position(n, args[0], base), settings)
         if verb == "send" and args[0] == "new":  # the table plays by these from here on
-            from link.commands import parse_words, typed
+            from link.commands import typed
+            from sim.words import parse_words
 
             cmd = typed(parse_words(args, game, playing), game, playing)
             if cmd["game"] != game or "settings" in cmd:
@@ -244,7 +245,7 @@ def _check_args(n, verb, args, index, game=None, playing=None, decl=None):
         _count(n, verb, args, 0)
         return args
     if verb == "send":  # typed now, by the same declarations the board checks them with
-        from link.commands import parse_words
+        from sim.words import parse_words
 
         if not args:
             raise ScriptError(n, "send needs a command")

@@ -25,9 +25,9 @@ class World:
             return None
         return d["line"], d["board"]
 
-    def save(self, line, board):
+    def save(self, line, physical):
         with open(self.tmp, "w") as f:
             f.write('{"line":%d,"board":' % line)
-            board.write_physical(f)
+            physical.write_physical(f)
             f.write("}")
         os.rename(self.tmp, self.path)

@@ -24,6 +24,12 @@ unplug), the host gets back in step by itself once the line is good again.
 - A snapshot is the state after event "at": it is passed on at that point of the stream
   (after the resent events it already contains), once per greeting and after every gap.
 
+What goes in the log is decided in one place, `Receiver.passed`: every event it passes on
+comes with that answer (`take`, `HostLink.received`, `follow`). Whether the board numbered an
+event (emit or tell, on its side) says whether it can be asked for again, not whether it is
+logged: the log also holds link messages about the game and the table (a session's hello and
+snapshot, answers, errors), never the link's own chatter.
+
 Decoding uses the firmware's own `link.frame`, so both ends share one framing; shapes are
 checked by `plateau.events`."""
 
@@ -52,7 +58,8 @@ ASK_FIRST_S = 0.25  # a hole still open this long after the last ask or progress
 ASK_MAX_S = 1.0  # backing off, but never slower than this: recovery within 3 s of a clear line
 HELD_MAX = 1024  # events held past a hole (the board's ring holds 256)
 RETIRED_MAX = 64  # ended boots remembered (their late frames are dropped)
-UNLOGGED = ("heartbeat", "sim_end")  # link messages counted or acted on, never logged
+# link messages counted or acted on, never logged (Receiver.passed)
+_CHATTER = ("heartbeat", "sim_end")
 
 
 class LinkError(Exception):
@@ -89,7 +96,8 @@ class Stats:
 
 class Receiver:
     """The numbering and recovery of the link, without I/O: payloads and the time in,
-    (event, loggable) out; `ask_due` says when to send a hello, `dead` when to give up.
+    (event, logged) out (`passed` decides which go in the log); `ask_due` says when to send
+    a hello, `dead` when to give up.
 
     `following` False (`plateau send`): numbered events are passed on as they come, nothing
     is asked; the caller only wants answers."""
@@ -103,8 +111,8 @@ class Receiver:
         self.held: dict[int, dict] = {}  # events past a hole
         self.snap: dict | None = None  # a snapshot waiting for its event "at"
         self.retired: OrderedDict[str, int] = OrderedDict()  # ended boots -> their last seq
-        # set by logger.take_up: (boot, n) -> the highest number of that boot <= n the log
-        # holds; the board's first hello is checked against the log's last state (_check_log)
+        # set by take_up: (boot, n) -> the highest number of that boot <= n the log holds;
+        # the board's first hello is checked against the log's last state (_check_log)
         self.log_has: Callable[[str, int], int] | None = None
         self.stats = Stats()
         self.greeted = False  # a board hello since the port was opened
@@ -113,6 +121,34 @@ class Receiver:
         self._asks = 0  # asks since the last progress
         self._progress_at = 0.0
         self._rx_at = 0.0
+
+    def take_up(
+        self, boot: str | None, seq: int, earlier: list[str], log_has: Callable[[str, int], int]
+    ) -> None:
+        """Take up where a log ends (a restarted `plateau log`: logger.take_up reads it): its
+        last boot and number, so only what was missed is asked for; the boots before it
+        ended, so their late frames are not taken; `log_has(boot, n)`, the highest number of
+        that boot up to n the log holds, for the board's first hello to be checked against
+        the log's last state (_check_log)."""
+        self.boot, self.seq, self.board_at = boot, seq, seq
+        for old in earlier:
+            self.retired[old] = 0
+        self.log_has = log_has
+
+    def passed(self, ev: dict) -> tuple[dict, bool]:
+        """An event passed on, with whether it goes in the log: the one place that decides.
+        The log holds the game and the table: every numbered event, the gaps and retakes
+        this receiver makes, a session's first hello, the snapshots it passes on, answers,
+        errors; not the link's own chatter: heartbeats, the simulator's sim_end, the board's
+        reports of garbage from us (link errors), a hello after the session's first."""
+        if "seq" in ev:
+            return ev, True
+        kind = ev["type"]
+        if kind == "hello":
+            return ev, not self.greeted
+        if kind == "error" and ev.get("what") == "link":
+            return ev, False
+        return ev, kind not in _CHATTER
 
     # --- time -------------------------------------------------------------------------------
 
@@ -186,32 +222,29 @@ class Receiver:
         if at is not None:
             self.board_at = max(self.board_at, at)
         kind = ev["type"]
-        if kind == "heartbeat":
-            self.stats.heartbeats += 1
-            out.append((ev, False))
-        elif kind == "gap":
+        if kind == "gap":
             if self.following:
                 out += self._gap(ev, now)
-        elif kind == "hello":
-            # the board's own word on how far it is (an "at" seen before may have been a
-            # stale or wrong one): a hole that stays open is asked for again anyway
-            self.board_at = max(self.seq, at or 0)
-            out.append((ev, not self.greeted))  # the first of each session is logged
-            self.greeted = True
         elif kind == "snapshot":
             out += self._snapshot(ev)
-        elif kind == "error" and ev.get("what") == "link":
-            self.stats.board_link_errors += 1
-            out.append((ev, False))
         else:
-            out.append((ev, kind not in UNLOGGED))
+            out.append(self.passed(ev))
+            if kind == "heartbeat":
+                self.stats.heartbeats += 1
+            elif kind == "hello":
+                # the board's own word on how far it is (an "at" seen before may have been a
+                # stale or wrong one): a hole that stays open is asked for again anyway
+                self.board_at = max(self.seq, at or 0)
+                self.greeted = True
+            elif kind == "error" and ev.get("what") == "link":
+                self.stats.board_link_errors += 1
         return out
 
     def _numbered(self, ev: dict, seq: int, now: float) -> list[tuple[dict, bool]]:
         if ev["type"] == "bad":
             self.stats.bad_events += 1
         if not self.following:
-            return [(ev, True)]
+            return [self.passed(ev)]
         self.board_at = max(self.board_at, seq)
         if seq <= self.seq or seq in self.held:
             self.stats.duplicates += 1
@@ -225,7 +258,7 @@ class Receiver:
         out = []
         while self.seq + 1 in self.held:
             self.seq += 1
-            out.append((self.held.pop(self.seq), True))
+            out.append(self.passed(self.held.pop(self.seq)))
             self._progressed(now)
             out += self._positioned()
         return out
@@ -243,13 +276,13 @@ class Receiver:
         if snap["at"] < self.seq:
             self.stats.stale += 1
             return []
-        logged = self.want_snapshot
+        wanted = self.want_snapshot
         self.want_snapshot = False
-        return [(snap, True)] if logged else []
+        return [self.passed(snap)] if wanted else []
 
     def _snapshot(self, ev: dict) -> list[tuple[dict, bool]]:
         if not self.following or "at" not in ev:
-            return [(ev, True)]
+            return [self.passed(ev)]
         if self.snap is None or ev["at"] >= self.snap["at"]:
             self.snap = ev
         return self._positioned()
@@ -267,7 +300,7 @@ class Receiver:
         for n in sorted(k for k in self.held if k <= to):
             if n > start:
                 out.append(self._lost(start, n - 1, why))
-            out.append((self.held.pop(n), True))
+            out.append(self.passed(self.held.pop(n)))
             start = n + 1
         if start <= to:
             out.append(self._lost(start, to, why))
@@ -280,7 +313,7 @@ class Receiver:
         self.stats.gaps += 1
         self.stats.lost += last - first + 1
         gap = {"type": "gap", "boot": self.boot, "from": first, "to": last, "why": why}
-        return gap, True
+        return self.passed(gap)
 
     def _check_log(self, boot: str, at: int) -> list[tuple[dict, bool]]:
         """The board's first hello to a logger taken up from a log. A board never goes back
@@ -308,7 +341,7 @@ class Receiver:
         self.held, self.snap = {}, None
         self.want_snapshot = True
         why += f": a damaged or forged line; taking up again from event {self.seq + 1}"
-        return [({"type": "retake", "boot": boot, "from": self.seq + 1, "why": why}, True)]
+        return [self.passed({"type": "retake", "boot": boot, "from": self.seq + 1, "why": why})]
 
     def _new_boot(self, boot: str, now: float) -> list[tuple[dict, bool]]:
         """The board restarted: its RAM, the ring with it, is gone."""
@@ -331,7 +364,8 @@ class HostLink:
     """Reads events from a Plateau board (or the simulator) over a serial port.
 
     Starts from (boot, seq) when set (the last event a log holds), so the board resends only
-    what was missed. `loggable` says whether the event last yielded belongs in the log."""
+    what was missed. `received` yields each event with whether it belongs in the log
+    (Receiver.passed); `events` the events alone, for a tool that only reads."""
 
     def __init__(self, port: str, baudrate: int = 115200, following: bool = True):
         self.port = port
@@ -344,7 +378,6 @@ class HostLink:
         prefix = secrets.token_hex(4)
         self._ids = (f"{prefix}-{n}" for n in itertools.count(1))
         self._pending: deque[tuple[dict, bool]] = deque()
-        self.loggable = False
         self.clock = time.monotonic
 
     @property
@@ -425,16 +458,21 @@ class HostLink:
             raise LinkError(f"link to {self.port} lost: {e}") from e
 
     def events(self) -> Iterator[dict]:
-        """Yields events as they arrive: numbered events exactly once and in order, gaps
-        where numbers are gone. Ends with LinkError when the port fails or the link is dead
-        (see the module's doc); `follow` reopens it."""
+        """The events of received(), without whether each is logged."""
+        for ev, _ in self.received():
+            yield ev
+
+    def received(self) -> Iterator[tuple[dict, bool]]:
+        """Yields (event, logged) as events arrive: numbered events exactly once and in
+        order, gaps where numbers are gone; `logged`: whether it belongs in the log
+        (Receiver.passed). Ends with LinkError when the port fails or the link is dead (see
+        the module's doc); `follow` reopens it."""
         assert self._ser is not None
         pending = self._pending  # decoded but not yet taken: kept if a caller stops early
         rx = self.rx
         while True:
             while pending:
-                ev, self.loggable = pending.popleft()
-                yield ev
+                yield pending.popleft()
             now = self.clock()
             if rx.ask_due(now):
                 self.hello()
@@ -486,9 +524,9 @@ class HostLink:
 
 
 def follow(link: HostLink, say=print, retry_s: float = 0.5, give_up_s: float | None = None):
-    """Events from the board for as long as it takes: when the link drops (unplugged, board
-    reset, dead link) it says so, reopens the port when it comes back and asks for what it
-    missed (P3). Stops after give_up_s without a link, if given."""
+    """(event, logged) from the board (HostLink.received) for as long as it takes: when the
+    link drops (unplugged, board reset, dead link) it says so, reopens the port when it comes
+    back and asks for what it missed (P3). Stops after give_up_s without a link, if given."""
     lost_at = None
     while True:
         opened = False
@@ -498,7 +536,7 @@ def follow(link: HostLink, say=print, retry_s: float = 0.5, give_up_s: float | N
             if lost_at is not None:
                 say(f"link to {link.port} back after {time.monotonic() - lost_at:.1f} s")
             lost_at = None
-            yield from link.events()
+            yield from link.received()
         except LinkError as e:
             link.close()
             if opened and not isinstance(e, DeadLink):  # a port that failed under us is

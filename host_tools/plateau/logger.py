@@ -110,11 +110,7 @@ def take_up(rx: Any, path: str | os.PathLike) -> None:
     """A restarted logger's receiver (hostlink.Receiver) takes up where the log `path` ends:
     it asks only for what it missed, and takes no late frame of a boot that ended before.
     The board's first hello is checked against that (Receiver._check_log)."""
-    boot, seq, earlier = last_event(path)
-    rx.boot, rx.seq, rx.board_at = boot, seq, seq
-    for old in earlier:
-        rx.retired[old] = 0
-    rx.log_has = lambda b, most: log_has(path, b, most)
+    rx.take_up(*last_event(path), lambda b, most: log_has(path, b, most))
 
 
 def _same_file(a: Path, b: Path) -> bool:

@@ -1,6 +1,6 @@
 """`make bench`'s move latency: last hand action -> move event on the simulated board, for
 every move of generated Tock games with sensor noise. The clock is virtual and the Hall
-sensors are modelled from hardware/sensors.json (firmware/sim/chips.py HallSwitches: a
+sensors are modelled from hardware/sensors.json (firmware/sim/chips/drv5032.py HallSwitches: a
 duty-cycled part updates its output only at its own samples), so what is measured is the
 sensor's sampling period, the scan, the debounce and the settle time as the firmware runs
 them; the ESP32's own time for the rules check and the event, which a virtual clock does not

@@ -40,7 +40,7 @@ def back_to_back(hw_dir):
 
     clock = VirtualClock()
     t, board = table(clock, hw_dir)
-    chain = board.board.chain
+    chain = board.hardware.chain
     chain._spi = chain._latch = Quick(board)
     best = 1 << 30
     for _ in range(10):
@@ -57,7 +57,7 @@ def period(hw_dir):
     """Table.run on the real clock for 1,000 passes: when each pass started."""
     clock = BoardClock()
     t, board = table(clock, hw_dir)
-    chain = board.board.chain
+    chain = board.hardware.chain
     chain._spi = chain._latch = Quick(board)  # the reader keeps its model (polled every 40 ms)
     starts = array("i", [0] * PASSES)
     work = array("i", [0] * PASSES)

@@ -99,9 +99,9 @@ def _open(path, mode="r"):
 
 
 class _World(World):
-    def save(self, line, board):
+    def save(self, line, physical):
         FUSE.point()
-        World.save(self, line, board)
+        World.save(self, line, physical)
         FUSE.recorded(line)
         FUSE.point()
 
@@ -226,14 +226,14 @@ def play(text, kinds, at=(), again=()):
             host.restarted()
             FUSE.restarting = True
             FUSE.booted = 0
-            board = sim.board
-            board.power_cut()
-            board.reader_chip.lift()  # the table as the world file has it (a card game's)
+            physical = sim.physical
+            physical.power_cut()
+            physical.reader_chip.lift()  # the table as the world file has it (a card game's)
             stood = world.load()
             if stood:
                 sim.done_line = stood[0]
-                board.set_physical(stood[1])
-            board.board = None  # a board powers up with an empty heap: the last boot's
+                physical.set_physical(stood[1])
+            physical.hardware = None  # a board powers up with an empty heap: the last boot's
             for name in ("table", "game", "link"):  # objects go before the new ones are made
                 if hasattr(sim, name):
                     delattr(sim, name)

@@ -1,6 +1,6 @@
 # What an idle scan pass allocates (issue 14): the real Table.step (link read, sensing,
 # game, store) on the simulated board, nothing changing, 1,000 passes; the bytes the
-# firmware allocated, the chips' stand-ins (sim/chips.py: Python models of the SPI buses
+# firmware allocated, the chips' stand-ins (sim/chips/: Python models of the SPI buses
 # and pins, where a board has machine.SPI and machine.Pin in C) and heartbeat passes
 # counted apart. Run by tests/host/test_chip.py (asserts the firmware's share is 0) and
 # imported by tests/bench/loop_mpy.py (make bench prints it). MicroPython only.
@@ -14,15 +14,18 @@ from link.ring import Ring
 RING = Ring()  # the board's ring, taken first as main.py does
 
 from clock import VirtualClock  # noqa: E402
+from games import make_game  # noqa: E402
 from link.link import Link  # noqa: E402
 from link.stdio import StdioTransport  # noqa: E402
 from sense.scan import Sense  # noqa: E402
-from sim import chips  # noqa: E402
-from sim.board import SimBoard  # noqa: E402
-from table import SCAN_MS, Table, make_game  # noqa: E402
+from sim.chips import Pin  # noqa: E402
+from sim.chips.hc165 import ChainSPI  # noqa: E402
+from sim.chips.spi import SPIBus  # noqa: E402
+from sim.physical import PhysicalTable  # noqa: E402
+from table import SCAN_MS, Table  # noqa: E402
 
 PASSES = 1000
-# What the chips' stand-ins (sim/chips.py: Python models of the SPI buses and pins, where a
+# What the chips' stand-ins (sim/chips/: Python models of the SPI buses and pins, where a
 # board has machine.SPI and machine.Pin in C) cost inside a pass: bytes or microseconds,
 # counted apart so that the firmware's own share can be told.
 STANDIN = [0, 0, 0]  # what is counted, bytes (1) or microseconds (0), calls
@@ -53,13 +56,13 @@ def standin(cls, name, arity):
     setattr(cls, name, w)
 
 
-PLAIN_VALUE = chips.Pin.value
+PLAIN_VALUE = Pin.value
 for cls, name, arity in (
-    (chips.Pin, "value", 1),
-    (chips.ChainSPI, "readinto", 1),
-    (chips.SPIBus, "write", 1),
-    (chips.SPIBus, "readinto", 1),
-    (chips.SPIBus, "write_readinto", 2),
+    (Pin, "value", 1),
+    (ChainSPI, "readinto", 1),
+    (SPIBus, "write", 1),
+    (SPIBus, "readinto", 1),
+    (SPIBus, "write_readinto", 2),
 ):
     standin(cls, name, arity)
 
@@ -73,13 +76,13 @@ class Sink:
 
 def table(clock, hw_dir):
     RING.clear()  # a new boot: the link numbers from 1 again
-    board = SimBoard(hw_dir, clock)
-    board.boot()  # the drivers, as at power-up
+    physical = PhysicalTable(hw_dir, clock)
+    physical.boot()  # the drivers, as at power-up
     transport = StdioTransport()  # the real one: stdin is a pipe with nothing in it
     link = Link(Sink().write, "b0a4d000", ring=RING)
-    game = make_game("tock", link.emit, board.board.names, {})
-    board.set_position(game.pos)
-    return Table(transport, clock, link, game, Sense(board.board), None), board
+    game = make_game("tock", link.emit, physical.hardware.names, {})
+    physical.set_position(game.pos)
+    return Table(transport, clock, link, game, Sense(physical.hardware), None), physical
 
 
 def idle_alloc(hw_dir):

@@ -1,7 +1,10 @@
 # The MFRC522 driver against the chip model, on a clock the test drives: a poll every 5 ms, as
 # the table's scan loop polls it. Shared by the reader tests (pytest and MicroPython alike).
 from hal.mfrc522 import MFRC522
-from sim.chips import MFRC522Chip, Rng, SPIBus, Tag
+from sim.chips import Rng
+from sim.chips.mfrc522 import MFRC522Chip
+from sim.chips.ntag213 import Tag
+from sim.chips.spi import SPIBus
 
 SCAN_US = 5000
 

@@ -32,9 +32,9 @@ class _Cut(Sim):
 
     def act(self, line, verb, args):
         if verb == "reset" and self.outage:
-            self.board.power_cut()  # the field drops: the tags are laid with no reader on
+            self.physical.power_cut()  # the field drops: the tags are laid with no reader on
             for c in self.outage:
-                self.board.lay_card(c)
+                self.physical.lay_card(c)
         Sim.act(self, line, verb, args)
 
 

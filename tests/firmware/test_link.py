@@ -120,7 +120,7 @@ def test_P2_events_are_numbered_and_carry_the_boot_id():
 
 def test_P2_hello_resends_exactly_what_the_host_missed():
     w, link = board("feed0001", 5)
-    link.receive(frame.encode(b'{"cmd":"hello","boot":"feed0001","seq":3}'))
+    Host(link).receive(frame.encode(b'{"cmd":"hello","boot":"feed0001","seq":3}'))
     pump(link)
     evs = events(w.out)
     assert [e["type"] for e in evs] == ["hello", "snapshot", "card", "card"]
@@ -131,7 +131,7 @@ def test_P2_the_resend_goes_out_a_few_events_a_pass():
     from clock import VirtualClock
 
     w, link = board("feed0007", 50, Ring(4096, 64))
-    link.receive(frame.encode(b'{"cmd":"hello","boot":"feed0007","seq":0}'))
+    Host(link).receive(frame.encode(b'{"cmd":"hello","boot":"feed0007","seq":0}'))
     assert [e["type"] for e in events(w.out)] == ["hello", "snapshot"]  # nothing more yet
     link._last_beat = 0
     link.tick(VirtualClock())
@@ -144,17 +144,17 @@ def test_P2_a_new_hello_restarts_the_resend_instead_of_adding_one():
     w, link = board("feed0008", 30, Ring(4096, 64))
     hello = b'{"cmd":"hello","boot":"feed0008","seq":%d}'
     for _ in range(3):  # the host asked three times, each resend cut short by the next ask
-        link.receive(frame.encode(hello % 0))
+        Host(link).receive(frame.encode(hello % 0))
         link.tick(__import__("clock").VirtualClock())
     w.out[:] = b""
-    link.receive(frame.encode(hello % 20))  # then it had all up to 20: the last ask counts
+    Host(link).receive(frame.encode(hello % 20))  # then it had all up to 20: the last ask counts
     pump(link)
     assert [e["seq"] for e in events(w.out) if "seq" in e] == list(range(21, 31))
 
 
 def test_P2_events_pushed_out_of_the_ring_during_a_resend_become_a_gap():
     w, link = board("feed0009", 8, Ring(400, 8))
-    link.receive(frame.encode(b'{"cmd":"hello","boot":"feed0009","seq":0}'))
+    Host(link).receive(frame.encode(b'{"cmd":"hello","boot":"feed0009","seq":0}'))
     for i in range(6):  # new events arrive before the resend is out: the oldest are dropped
         link.emit({"type": "card", "n": 8 + i})
     w.out[:] = b""
@@ -168,7 +168,7 @@ def test_P2_events_pushed_out_of_the_ring_during_a_resend_become_a_gap():
 
 def test_P2_gap_when_the_host_missed_more_than_the_ring():
     w, link = board("feed0002", 20, Ring(400, 8))
-    link.receive(frame.encode(b'{"cmd":"hello","boot":"other","seq":17}'))
+    Host(link).receive(frame.encode(b'{"cmd":"hello","boot":"other","seq":17}'))
     pump(link)
     evs = events(w.out)
     assert evs[1]["type"] == "gap"
@@ -196,7 +196,7 @@ def test_P4_malformed_commands_are_refused_with_a_reason():
     link = Link(w.write, "feed0004")
     for bad in (b"not json", b"[1,2]", b'{"nocmd":1}', b'{"cmd":"hello","seq":-4}'):
         w.out[:] = b""
-        link.receive(frame.encode(bad))
+        Host(link).receive(frame.encode(bad))
         (ans,) = events(w.out)
         assert ans["type"] == "answer" and ans["ok"] is False and ans["why"]
 
@@ -204,8 +204,8 @@ def test_P4_malformed_commands_are_refused_with_a_reason():
 def test_P4_unknown_command_is_refused_and_known_one_answered():
     w = Wire()
     link = Link(w.write, "feed0005")
-    link.serve(Host(lambda cmd: None if cmd["cmd"] == "undo" else "unknown command"))
-    link.receive(frame.encode(b'{"cmd":"undo","id":7}') + frame.encode(b'{"cmd":"fly","id":8}'))
+    host = Host(link, lambda cmd: None if cmd["cmd"] == "undo" else "unknown command")
+    host.receive(frame.encode(b'{"cmd":"undo","id":7}') + frame.encode(b'{"cmd":"fly","id":8}'))
     a, b = events(w.out)
     assert (a["id"], a["ok"]) == (7, True)
     assert (b["id"], b["ok"], b["why"]) == (8, False, "unknown command")
@@ -220,10 +220,10 @@ def test_P4_a_command_sent_again_is_answered_again_not_applied_twice():
         applied.append(cmd["cmd"])
         return None if len(applied) == 1 else "nothing to undo"
 
-    link.serve(Host(command))
+    host = Host(link, command)
     for _ in range(3):  # the host did not hear the answer and sent it again, twice
-        link.receive(frame.encode(b'{"cmd":"undo","id":41}'))
-    link.receive(frame.encode(b'{"cmd":"undo","id":42}'))  # a new undo is a new command
+        host.receive(frame.encode(b'{"cmd":"undo","id":41}'))
+    host.receive(frame.encode(b'{"cmd":"undo","id":42}'))  # a new undo is a new command
     got = [(a["id"], a["ok"]) for a in events(w.out)]
     assert got == [(41, True), (41, True), (41, True), (42, False)]
     assert applied == ["undo", "undo"]
@@ -232,22 +232,29 @@ def test_P4_a_command_sent_again_is_answered_again_not_applied_twice():
 def test_P1_garbage_from_the_host_becomes_one_error_not_a_crash():
     w = Wire()
     link = Link(w.write, "feed0006")
-    link.receive(b"\x03\x03\x01garbage\x00")
+    Host(link).receive(b"\x03\x03\x01garbage\x00")
     (err,) = events(w.out)
     assert err["type"] == "error" and err["what"] == "link"
 
 
 class Host:
-    """What the link serves (link.Link.serve), with a given command handler."""
+    """A table for the link alone (table.Table.receive does the same): the commands the link
+    hands up done by `command`, hello and snapshot answered with an empty game."""
 
-    def __init__(self, command):
-        self.command = command
+    def __init__(self, link, command=None):
+        self.link = link
+        self.command = command or (lambda cmd: "unknown command " + cmd["cmd"])
 
-    def about(self):
-        return {}
-
-    def snapshot(self):
-        return {"type": "snapshot"}
+    def receive(self, data):
+        link = self.link
+        for cmd in link.receive(data):
+            if cmd["cmd"] == "hello":
+                link.greet({}, {"type": "snapshot"}, cmd.get("boot"), cmd.get("seq", 0))
+            elif cmd["cmd"] == "snapshot":
+                link.tell({"type": "snapshot"})
+                link.answer(None)
+            else:
+                link.answer(self.command(cmd))
 
 
 def test_P4_an_id_used_again_for_another_command_is_refused_not_taken_for_a_resend():
@@ -259,15 +266,14 @@ def test_P4_an_id_used_again_for_another_command_is_refused_not_taken_for_a_rese
 
     def fresh(boot):
         link = Link(w.write, boot, ring=Ring(4096, 64))
-        link.serve(Host(lambda cmd: applied.append(cmd) and None))
-        return link
+        return link, Host(link, lambda cmd: applied.append(cmd) and None)
 
     r = Rand(16)
     refused = []
     for trial in range(6):
         w = Wire()
         applied = []
-        link = fresh("feed00%02d" % trial)
+        link, host = fresh("feed00%02d" % trial)
         known = {}  # the model: id -> the payload first sent with it (None: not known)
         want = []  # (id, ok) of each answer, in order
         for _ in range(30):
@@ -280,10 +286,10 @@ def test_P4_an_id_used_again_for_another_command_is_refused_not_taken_for_a_rese
                 if r.below(2):  # as a save from before the CRC kept it
                     kept["answers"] = [a[:2] for a in kept["answers"]]
                     known = dict.fromkeys(known)
-                link = fresh(link.boot)
+                link, host = fresh(link.boot)
                 assert link.restore(kept)
             n = len(applied)
-            link.receive(frame.encode(payload.encode()))
+            host.receive(frame.encode(payload.encode()))
             if cid not in known:
                 known[cid] = payload
                 want.append((cid, True))

@@ -1,22 +1,13 @@
-# The chip models (sim/chips.py) against what their datasheets say, driven register by register
-# or pin by pin as the datasheets describe, not through the drivers: the models must stand on
-# their own for the driver tests to mean anything.
+# The chip models (sim/chips/, one module per chip) against what their datasheets say, driven
+# register by register or pin by pin as the datasheets describe, not through the drivers: the
+# models must stand on their own for the driver tests to mean anything.
 from readers import Clock, rng
 
-from sim.chips import (
-    CT,
-    HLTA,
-    REQA,
-    SEL,
-    WUPA,
-    ChainSPI,
-    HallSwitches,
-    HC165Chain,
-    MFRC522Chip,
-    SPIBus,
-    Tag,
-    crc_a,
-)
+from sim.chips.drv5032 import HallSwitches
+from sim.chips.hc165 import ChainSPI, HC165Chain
+from sim.chips.mfrc522 import MFRC522Chip
+from sim.chips.ntag213 import CT, HLTA, REQA, SEL, WUPA, Tag, crc_a
+from sim.chips.spi import SPIBus
 
 # --- ISO/IEC 14443-3 tags ---------------------------------------------------------------
 
@@ -316,7 +307,7 @@ def test_hc165_bytewise_path_agrees_with_clocking_bit_by_bit():
 
 
 def test_hc165_timing_limits_from_table_7():
-    from sim.chips import hc165_ns
+    from sim.chips.hc165 import hc165_ns
 
     assert hc165_ns("tpd", 2.0) == 205 and hc165_ns("tpd", 4.5) == 41
     assert 110 <= hc165_ns("tpd", 3.3) <= 125  # interpolated, conservative

@@ -1,4 +1,4 @@
-# The drivers (hal/) against the chip models (sim/chips.py, written from the datasheets): the
+# The drivers (hal/) against the chip models (sim/chips/, written from the datasheets): the
 # 74HC165 chain per SPI mode, the sensors' polarity, the MFRC522 reading every tag in its field
 # (bit frame anticollision, cascade levels by position, SAK CRC), its reset and recovery.
 # Seeded random UIDs and piles besides the listed cases.
@@ -9,7 +9,10 @@ from hal import hwmap
 from hal.inputs import Inputs
 from hal.mfrc522 import ReaderError, crc_a
 from hal.shiftin import ShiftChain
-from sim.chips import ChainSPI, HallSwitches, HC165Chain, Pin, Tag
+from sim.chips import Pin
+from sim.chips.drv5032 import HallSwitches
+from sim.chips.hc165 import ChainSPI, HC165Chain
+from sim.chips.ntag213 import Tag
 
 # --- the sensor chain ---------------------------------------------------------------------
 
@@ -88,7 +91,7 @@ def test_chain_at_5_volts_overdrives_the_esp32():
 
 
 def test_every_pin_map_drives_the_chain_and_reader_as_their_datasheets_allow():
-    from sim.chips import MFRC522Chip
+    from sim.chips.mfrc522 import MFRC522Chip
 
     for name in ("pinmap.json", "pinmap-esp32s3.json"):
         pins = hwmap.load("hardware", name)

@@ -62,6 +62,7 @@ def test_an_exception_in_a_command_is_a_refusal_and_the_table_goes_on():
 def test_the_watchdog_is_fed_when_a_step_fails():
     from clock import VirtualClock
     from link.link import Link
+    from link.ring import Ring
     from table import Table
 
     class Dog:
@@ -76,7 +77,8 @@ def test_the_watchdog_is_fed_when_a_step_fails():
 
     frames = []
     dog = Dog()
-    table = Table(Broken(), VirtualClock(), Link(frames.append, "b"), None, None, None, dog)
+    link = Link(frames.append, "b", ring=Ring(512, 8))  # (not a second 16 KB ring: heap)
+    table = Table(Broken(), VirtualClock(), link, None, None, None, dog)
     for _ in range(10):
         table.step()
     assert dog.fed == 10 and table.failures == 10 and len(frames) == 1

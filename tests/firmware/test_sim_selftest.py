@@ -39,12 +39,12 @@ def test_selftest_plugged_chain_with_the_pawns_in_camp_is_ok():
 
 def test_selftest_unplugged_chain_is_reported_by_its_check_byte():
     sim, out = _table()
-    sim.board.unplug_chain()
+    sim.physical.unplug_chain()
     r = _selftest(sim, out)
     assert r["chain"] != "ok" and "0x00" in r["chain"] and "unplugged" in r["chain"]
     # a frame not believed says nothing about the sensors: no "pawn missing" for any square
     assert "on_unexpected" not in r and "off_unexpected" not in r and "sensors_on" not in r
-    sim.board.unplug_chain(False)  # plugged back: the same board is fine again
+    sim.physical.unplug_chain(False)  # plugged back: the same board is fine again
     assert _selftest(sim, out)["chain"] == "ok"
 
 
@@ -52,7 +52,7 @@ def test_selftest_every_sensor_active_is_a_working_chain():
     sim, out = _table()
     names = sensor_names("hardware")
     for name in names:
-        sim.board.set(name, 1)
+        sim.physical.set(name, 1)
     r = _selftest(sim, out)
     assert r["chain"] == "ok"  # every input LOW, the check byte still 0x00
     from games.tock.rules import CELLS, square_name
@@ -66,9 +66,9 @@ def test_selftest_every_sensor_active_is_a_working_chain():
 
 def test_selftest_counts_the_scans_whose_frame_failed_the_check():
     sim, out = _table()
-    sim.board.unplug_chain()
+    sim.physical.unplug_chain()
     sim.advance(50)  # 10 scans with the cable out
-    sim.board.unplug_chain(False)
+    sim.physical.unplug_chain(False)
     sim.advance(50)
     r = _selftest(sim, out)
     assert r["chain"] == "ok" and r["chain_errors"] == 10

@@ -11,7 +11,6 @@ from check import Rand, scratch
 from clock import VirtualClock
 from link import frame
 from link.commands import TABLE, all_words
-from link.link import Link
 from link.ring import Ring
 
 COMMANDS = 10000  # fuzzed commands in all, over the four games
@@ -222,28 +221,25 @@ def fuzz(game, n, seed, squeeze=0):
     `squeeze` (MicroPython only), the last SQUEEZED commands each find only that many bytes
     of heap free: the board must refuse what it has no memory for, and go on (an answer it
     had no heap to send, the host sends again). Returns the counts in COUNTS order."""
-    from store import Store
-
-    from table import Table, make_game
+    from power import power_up
 
     r = Rand(seed)
     words = all_words() + ["hello", "snapshot", "repl", "bye", "fly", ""]
     flash = scratch("fuzz")
     wire = Wire()
-    link = Link(wire.write, "f00d", ring=Ring(4096, 64))
+    ring = Ring(4096, 64)
     # The ring of the board that resumes from the saves (below), taken now as a board takes
     # its ring first thing: 4 KB in one piece is not found later in a heap the fuzz has cut up
     spare = Ring(4096, 64)
-    table = Table(
-        wire, VirtualClock(), link, make_game(game, link.emit, (), {}), None, Store(flash)
-    )
+    table = power_up(wire, VirtualClock(), None, "f00d", ring, flash, game)
+    link = table.link
     c = dict((k, 0) for k in COUNTS)
     for i in range(n):
         data = frame.encode(payload(r, words))
         tight = squeeze and i >= n - SQUEEZED
         hellos = link.hellos
         hog = [squeezed(squeeze) if tight else None]  # held while the board works
-        link.receive(data)
+        table.receive(data)
         table.step()
         hog.pop()
         table.running = True  # a fuzzed `repl` ends the loop: the fuzz goes on
@@ -258,11 +254,8 @@ def fuzz(game, n, seed, squeeze=0):
             import gc
 
             gc.collect()  # a board powers up with an empty heap: the fuzzed one's garbage goes
-            link2 = Link(wire.write, "beef", ring=spare)
-            again = Table(
-                wire, VirtualClock(), link2, make_game(game, link2.emit, (), {}), None, Store(flash)
-            )
-            again.resume()
+            again = power_up(wire, VirtualClock(), None, "beef", spare, flash, game)
+            link2 = again.link
             assert again.store.error is None, again.store.error
             # every event sent is on flash (one kept, not yet sent for lack of heap, may be)
             assert link.seq - link.unsent() <= link2.seq <= link.seq

@@ -11,7 +11,6 @@ from store import Store
 
 from clock import VirtualClock
 from link import frame
-from link.link import Link
 from link.ring import Ring
 
 
@@ -25,16 +24,13 @@ def events(data):
 
 
 def board(flash, game="tock", settings=None, boot="aaaa", ring=None):
-    """A table as main.py builds one: link, game, store; resumed from `flash`."""
-    from table import Table, make_game
+    """A table as main.py builds one (power.power_up): link, game, store; resumed from
+    `flash`; no sensing."""
+    from power import power_up
 
     w = Wire()
-    link = Link(w.write, boot, ring=Ring(4096, 64) if ring is None else ring)
-    t = Table(
-        w, VirtualClock(), link, make_game(game, link.emit, (), settings or {}), None, Store(flash)
-    )
-    t.resume()
-    return t, w
+    ring = Ring(4096, 64) if ring is None else ring
+    return power_up(w, VirtualClock(), None, boot, ring, flash, game, settings), w
 
 
 def kept(flash, boot, seq, ring=None):
@@ -63,7 +59,7 @@ def test_P2_a_restarted_board_numbers_on_and_resends_what_the_host_missed():
         t.step()
     t2, w2 = board(flash, boot="bbbb")  # the power went: a new boot id drawn, then restored
     assert t2.link.boot == "aaaa" and t2.link.seq == 40
-    t2.link.greet("aaaa", 35)  # the host had up to 35
+    t2.greet("aaaa", 35)  # the host had up to 35
     for _ in range(10):
         t2.step()  # the resend: an event a pass
     got = [(e["seq"], e["n"]) for e in events(w2.out) if "seq" in e]
@@ -83,10 +79,10 @@ def test_P2_more_missed_than_the_ring_holds_is_the_same_exact_gap_after_a_reset(
     for n in range(100):
         t.link.emit({"type": "note", "n": n})
         t.step()
-    t.link.greet("aaaa", 5)
+    t.greet("aaaa", 5)
     assert gaps(w.out) == [(6, 36)]  # 64 slots: 37..100
     t2, w2 = board(flash)
-    t2.link.greet("aaaa", 5)
+    t2.greet("aaaa", 5)
     assert gaps(w2.out) == [(6, 36)]  # the flash kept what the ring held
 
 
@@ -112,7 +108,7 @@ def resend(t, w, host):
     got, gap = [], []
     decoder = frame.Decoder()
     w.out = bytearray()
-    t.link.greet("aaaa", host)
+    t.greet("aaaa", host)
     while True:
         for p in decoder.feed(w.out):
             e = json.loads(p)
@@ -244,11 +240,11 @@ def test_a_command_sent_again_is_done_once_across_a_reset():
     t.game.on_card("es:5O", "u", 10)  # the turned card
     t.step()
     bid = frame.encode(b'{"cmd":"bid","seat":"2","amount":1,"id":"host-17"}')
-    t.link.receive(bid)
+    t.receive(bid)
     t.step()
     t2, w2 = board(flash, "pocha")
     # the answer was lost with the power: the host sends it again, the board does not bid twice
-    t2.link.receive(bid)
+    t2.receive(bid)
     t2.step()
     (ans,) = [e for e in events(w2.out) if e["type"] == "answer"]
     assert ans["ok"] and ans["id"] == "host-17"
@@ -256,7 +252,7 @@ def test_a_command_sent_again_is_done_once_across_a_reset():
 
 
 def round_trip(game):
-    from table import make_game
+    from games import make_game
 
     state = json.loads(json.dumps(game.state()))
     again = make_game(state["game"], lambda ev: None, (), {})
@@ -307,7 +303,7 @@ def test_holdem_resumes_a_hand_under_way_H9():
         g.on_card(c, "u", 0)
     assert g.command({"cmd": "bet", "seat": "2", "amount": 10}) is None
     again = round_trip(g)
-    assert again.hand.to_act == "3" and again.hand.current == 10 and len(again.board) == 3
+    assert again.hand.to_act == "3" and again.hand.current == 10 and len(again.community) == 3
     assert again.command({"cmd": "call", "seat": "3"}) is None  # the hand goes on
 
 
@@ -501,7 +497,7 @@ def _held_game(flash):
     t.step()
     t.game.on_card("es:5O", "u", 10)
     t.step()
-    t.link.receive(frame.encode(b'{"cmd":"bid","seat":"2","amount":1,"id":"h1"}'))
+    t.receive(frame.encode(b'{"cmd":"bid","seat":"2","amount":1,"id":"h1"}'))
     t.step()
     with open(flash + "/state.json", "rb") as f:
         return f.read()

@@ -4,7 +4,8 @@
 from check import raises
 
 from games.settings import SettingsError, check
-from link.commands import parse_words, typed
+from link.commands import typed
+from sim.words import parse_words
 
 
 def refused(game, **given):
@@ -119,9 +120,10 @@ def test_a_refused_new_changes_nothing():
     from check import Wire
 
     from clock import VirtualClock
+    from games import make_game
     from link.link import Link
     from link.ring import Ring
-    from table import Table, make_game
+    from table import Table
 
     w = Wire()
     link = Link(w.write, "b", ring=Ring(512, 8))

@@ -545,7 +545,7 @@ def test_the_timing_figures_are_the_firmwares():
     74HC165 model uses the same datasheet table: a change on one side fails here."""
     from plateau.fw.games.tock.tracker import SETTLE_MS
     from plateau.fw.sense.debounce import DEBOUNCE_MS
-    from plateau.fw.sim.chips import hc165_ns
+    from plateau.fw.sim.chips.hc165 import hc165_ns
     from plateau.fw.table import SCAN_MS
 
     assert (figures.SCAN_MS, figures.DEBOUNCE_MS, figures.SETTLE_MS) == (

@@ -104,7 +104,7 @@ def _session(tmp_path, script_text):
 
 def _until(link, pred, timeout=60.0):  # a bound for a failing test, not a speed target
     end = time.monotonic() + timeout
-    for ev in sim_events(link, link.fw):
+    for ev, _ in sim_events(link, link.fw):
         if pred(ev):
             return ev
         if time.monotonic() > end:
@@ -279,8 +279,8 @@ def test_host_restarted_asks_only_for_what_it_missed(tmp_path):
         log_path = tmp_path / f"host{trial}.jsonl"
         log = Logger(log_path)
         stop_after = rng.choice(["hello", "card", "move"])
-        for ev in sim_events(link, fw):  # the first host logs until then, and dies
-            if link.loggable:
+        for ev, logged in sim_events(link, fw):  # the first host logs until then, and dies
+            if logged:
                 log.write(ev)
             if ev["type"] == stop_after:
                 break
@@ -290,11 +290,11 @@ def test_host_restarted_asks_only_for_what_it_missed(tmp_path):
         again = HostLink(fw.port)
         again.boot, again.seq, _ = last_event(log_path)
         log = Logger(log_path)
-        for ev in sim_events(again, fw):
+        for ev, logged in sim_events(again, fw):
             if ev["type"] == "sim_end" and not again.rx.behind():
                 again.send({"cmd": "bye"})
                 break
-            if again.loggable:
+            if logged:
                 log.write(ev)
         log.close()
         again.close()
@@ -318,15 +318,15 @@ def test_P3_follow_reconnects_by_itself_when_the_port_comes_back():
             if self.tries < 3:
                 raise LinkError("cannot open /dev/flaky: gone")
 
-        def events(self):
-            yield {"type": "hello", "boot": "b"}
+        def received(self):
+            yield {"type": "hello", "boot": "b"}, True
 
         def close(self):
             pass
 
     said = []
     link = Flaky()
-    ev = next(follow(link, say=said.append, retry_s=0.01))
+    ev, _ = next(follow(link, say=said.append, retry_s=0.01))
     assert ev["type"] == "hello" and link.tries == 3
     assert "reconnecting" in said[0] and "back after" in said[1]
 

@@ -6,13 +6,16 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from plateau.fw.clock import VirtualClock
 from plateau.fw.games.tock.rules import Position, PositionError
 from plateau.fw.link import frame
-from plateau.fw.link.commands import all_words, parse_words
+from plateau.fw.link.commands import all_words
 from plateau.fw.link.link import Link
 from plateau.fw.link.ring import Ring
 from plateau.fw.sense.cards import CardReads
 from plateau.fw.sim.script import ScriptError, parse
+from plateau.fw.sim.words import parse_words
+from plateau.fw.table import Table
 
 FAST = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 GOOD_FRAME = frame.encode(b'{"cmd":"snapshot","id":1}')
@@ -62,7 +65,7 @@ def test_frame_decoder_recovers_after_mutated_frames(edits, reorder):
 def test_board_answers_any_payload_with_an_answer_or_nothing(payload):
     out = bytearray()
     link = Link(out.extend, "f00d", ring=Ring(512, 8))
-    link.receive(frame.encode(payload))
+    Table(None, VirtualClock(), link).receive(frame.encode(payload))  # a board with no game
     for ev in frame.Decoder().feed(out):
         ev = json.loads(ev)
         assert ev["type"] in ("answer", "hello", "snapshot", "gap", "error")

@@ -17,6 +17,7 @@ from plateau.fw.clock import VirtualClock
 from plateau.fw.link import frame
 from plateau.fw.link.link import Link
 from plateau.fw.link.ring import Ring
+from plateau.fw.table import Table
 from plateau.hostlink import DEAD_AFTER_S, Receiver
 
 STEP_MS = 5
@@ -77,6 +78,7 @@ def session(seed, minutes=4, ring_bytes=None):
     emitted = []  # (seq, first seq the ring still held right after)
     link = Link(lambda b: down.put(b, clock.now), f"b{seed:07x}")
     link.ring = Ring(ring_bytes) if ring_bytes else Ring()
+    table = Table(None, clock, link)  # the board's table, no game: what answers the host
     rx = Receiver()
     decoder = frame.Decoder()
     got = []  # numbered events passed on, in order
@@ -137,7 +139,7 @@ def session(seed, minutes=4, ring_bytes=None):
         # the board's loop pass
         data = up.take(now)
         if data:
-            link.receive(data)
+            table.receive(data)
         link.tick(clock)
         # the host
         t = now / 1000
@@ -279,8 +281,8 @@ def test_P2_a_gap_is_taken_as_the_exact_numbers_lost_and_held_events_inside_it_a
     rx = Receiver()
     feed(rx, [out[0], out[2]])  # has 1 and 3; 2 and 4.. lost
     out[:] = []
-    link.receive(frame.encode(json.dumps({"cmd": "hello", "boot": link.boot, "seq": 1}).encode()))
-    from plateau.fw.clock import VirtualClock
+    hello = {"cmd": "hello", "boot": link.boot, "seq": 1}
+    Table(None, VirtualClock(), link).receive(frame.encode(json.dumps(hello).encode()))
 
     for _ in range(20):
         link.tick(VirtualClock())
@@ -323,12 +325,11 @@ def test_P2_a_board_that_restarted_ends_its_old_boot_with_a_reset_gap_and_late_f
 
 def test_P2_a_snapshot_comes_after_the_events_it_already_contains():
     link, out = board()
-    link.serve(GameX())
+    table = Table(None, VirtualClock(), link, GameX())
     for i in range(3):
         link.emit({"type": "card", "card": "7H", "n": i})
     out[:] = []
-    link.receive(frame.encode(b'{"cmd":"hello","boot":"feedf00d","seq":0}'))
-    from plateau.fw.clock import VirtualClock
+    table.receive(frame.encode(b'{"cmd":"hello","boot":"feedf00d","seq":0}'))
 
     for _ in range(10):
         link.tick(VirtualClock())
@@ -363,7 +364,7 @@ def test_a_link_opened_for_commands_only_never_asks():
 
 
 class GameX:
-    """A host for the link (link.Link.serve) whose snapshot names its game."""
+    """A game for the table (table.Table) whose snapshot names it."""
 
     def about(self):
         return {"game": "x"}

@@ -15,6 +15,7 @@ from collections import Counter
 from plateau.fw.clock import VirtualClock
 from plateau.fw.link import frame
 from plateau.fw.link.link import Link
+from plateau.fw.table import Table as Board
 from plateau.hostlink import Receiver
 from plateau.logger import Logger, read_log, take_up
 
@@ -42,8 +43,6 @@ class Table:
         kept = None if erased else (self.board.keep(), self._ring())
         self.boots += 1
         board = Link(self.down.extend, f"b{self.rng.getrandbits(28):07x}")
-        board.about = lambda: {"game": "tock", "players": 4}
-        board.snapshot = lambda: {"type": "snapshot", "game": "tock", "position": {}}
         if kept:  # what the store does at power-up: the link's numbering, then its ring
             assert board.restore(kept[0])
             events = kept[1]
@@ -51,8 +50,9 @@ class Table:
             for s, body in events:
                 board.ring.add(s, body)
         self.board = board
+        self.table = Board(None, self.clock, board)  # what answers the host's hellos
         self.up.clear()  # what the old board had not read is gone with it
-        board.greet()  # a board says hello when it starts
+        self.table.greet()  # a board says hello when it starts
 
     def _ring(self):
         b = self.board
@@ -87,7 +87,7 @@ class Table:
             if self.up:
                 data = bytes(self.up)
                 self.up.clear()
-                self.board.receive(data)
+                self.table.receive(data)
             self.board.tick(self.clock)
             if self.rx is not None:
                 t = now / 1000

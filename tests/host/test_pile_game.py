@@ -92,9 +92,8 @@ def test_every_game_that_reads_cards_says_which_lie_on_its_pile():
     """A game with a deck that keeps Game's deal() plays its whole pile again at every
     reset (the first Snap of docs/adding-a-game.md did: cards doubled, a false game_over);
     the page's own Snap is played through a reset by tests/host/test_registry.py."""
-    from plateau.fw.games import GAMES, declaration
+    from plateau.fw.games import GAMES, declaration, make_game
     from plateau.fw.games.base import Game
-    from plateau.fw.table import make_game
 
     for name in GAMES:
         decl = declaration(name)

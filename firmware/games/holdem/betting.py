@@ -328,18 +328,18 @@ class Hand:
             return
         self.result = result
 
-    def showdown(self, hole, board):
-        """H7: hole: seat -> two (rank, suit) cards of every seat still in; board: five.
+    def showdown(self, hole, community):
+        """H7: hole: seat -> two (rank, suit) cards of every seat still in; community: five.
         Returns the pots settled; the stacks are paid."""
         if not self.showdown_due():
             raise Refused("no showdown now: the betting is not over")
-        if len(board) != 5:
+        if len(community) != 5:
             raise Refused("a showdown needs the five community cards")
         missing = [s for s in self.live() if s not in hole]
         if missing:
             raise Refused("seats %s have not shown their cards" % " ".join(missing))
         settled, values = settle(
-            self.pots(), dict((s, hole[s]) for s in self.live()), board, self.live()
+            self.pots(), dict((s, hole[s]) for s in self.live()), community, self.live()
         )
         for _, _, _, shares in settled:
             for s in shares:

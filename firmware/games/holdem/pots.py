@@ -54,13 +54,13 @@ def build(contrib, folded):
     return pots
 
 
-def settle(pots, hands, board, order):
-    """Pots (from build), hands: seat -> its two (rank, suit) cards, board: five cards,
+def settle(pots, hands, community, order):
+    """Pots (from build), hands: seat -> its two (rank, suit) cards, community: five cards,
     order: seats from the left of the button round (for odd chips). -> (per pot:
     (amount, eligible, winners, shares)), values: seat -> (value, best five)."""
     values = {}
     for s in hands:
-        values[s] = evaluate(list(hands[s]) + list(board))
+        values[s] = evaluate(list(hands[s]) + list(community))
     out = []
     for amount, eligible in pots:
         best = max(values[s][0] for s in eligible)

@@ -5,14 +5,14 @@
 # two hole cards, in the order the table asks. Bets come as host commands
 # (`bet 3 40`, `call 2`, `fold 4`, ...). What the rules forbid is refused with the reason and
 # changes nothing.
-from games.base import Game
+from games.cards import CardGame
 from games.holdem.betting import STREETS, Hand, Refused, first_button, next_button
 from games.holdem.hands import HandError, card, describe, name
 
 ACTIONS = ("fold", "check", "call", "bet", "raise", "allin")
 
 
-class HoldemGame(Game):
+class HoldemGame(CardGame):
     def __init__(self, emit, names, settings):
         super().__init__(emit)
         self._setup(settings)
@@ -37,7 +37,7 @@ class HoldemGame(Game):
         self.stacks = dict((seat, stacks[i]) for i, seat in enumerate(self.seats))
         self.button = s["button"]
         self.hand = None  # type: Hand | None
-        self.board = []
+        self.community = []  # the cards laid face up for every seat (the "board" on the wire)
         self.hole = {}
         self.seen = []  # cards read this hand (H8: never twice)
         self.before = []  # the last hand's cards: on the reader until this hand's first
@@ -57,7 +57,7 @@ class HoldemGame(Game):
             "game": "holdem",
             "stacks": self.stacks if h is None else h.stack,
             "button": self.button,
-            "board": [name(c) for c in self.board],
+            "board": [name(c) for c in self.community],
         }
         if h is not None:
             snap.update(
@@ -80,7 +80,7 @@ class HoldemGame(Game):
             "stacks": self.stacks,
             "button": self.button,
             "hand": self.hand.to_dict() if self.hand else None,
-            "board": [name(c) for c in self.board],
+            "board": [name(c) for c in self.community],
             "hole": dict((s, [name(c) for c in self.hole[s]]) for s in self.hole),
             "seen": [name(c) for c in self.seen],
             "before": [name(c) for c in self.before],
@@ -101,7 +101,7 @@ class HoldemGame(Game):
         self.button = state["button"]
         if state.get("hand"):
             self.hand = Hand.from_dict(state["hand"])
-        self.board = [card(c) for c in state.get("board", [])]
+        self.community = [card(c) for c in state.get("board", [])]
         hole = state.get("hole", {})
         self.hole = dict((s, [card(c) for c in hole[s]]) for s in hole)
         self.seen = [card(c) for c in state.get("seen", [])]
@@ -163,14 +163,14 @@ class HoldemGame(Game):
                 self._next_to_show()
             return None
         due = self._board_due()
-        if due <= len(self.board):
-            if len(self.board) >= 5:
+        if due <= len(self.community):
+            if len(self.community) >= 5:
                 return "the board already has five cards (H8)"
             return "no community card now: the %s betting is not over" % STREETS[h.street]
-        self.board.append(c)
+        self.community.append(c)
         self.seen.append(c)
-        self.emit({"type": "card", "card": text, "board": [name(b) for b in self.board]})
-        if len(self.board) == due:
+        self.emit({"type": "card", "card": text, "board": [name(b) for b in self.community]})
+        if len(self.community) == due:
             self._after_board()
         return None
 
@@ -218,7 +218,7 @@ class HoldemGame(Game):
     def _after_board(self):
         h = self.hand
         assert h is not None
-        if h.showdown_due() and len(self.board) == 5:
+        if h.showdown_due() and len(self.community) == 5:
             self._ask_hole_cards()
         elif h.to_act is not None:
             self.emit({"type": "street", "street": STREETS[h.street], "to_act": h.to_act})
@@ -240,7 +240,7 @@ class HoldemGame(Game):
     def _showdown(self):
         h = self.hand
         assert h is not None
-        settled, values = h.showdown(self.hole, self.board)
+        settled, values = h.showdown(self.hole, self.community)
         for s in h.live():
             v, best = values[s]
             self.emit(
@@ -340,7 +340,7 @@ class HoldemGame(Game):
         except Refused as e:
             return str(e)
         self._gathered()
-        self.board, self.hole, self.showing = [], {}, None
+        self.community, self.hole, self.showing = [], {}, None
         blinds = self.hand.log[0]
         put = self.hand.contrib  # a big blind nobody could call is back in its stack (H6):
         self.emit(  # the blinds are what each has in the pot, so stacks + blinds = chips
@@ -364,12 +364,12 @@ class HoldemGame(Game):
             return "%s needs an amount: the total bet to make this round" % action
         street, betting = STREETS[h.street], h.to_act is not None  # before the action
         due = self._board_due()
-        if betting and len(self.board) < due and action != "fold":
+        if betting and len(self.community) < due and action != "fold":
             # H4: a street's round is played once its cards are turned (a fold may come at
             # any time); an action here would be a bet on cards nobody has seen
             return "the %s is not out: %d of %d community cards laid; lay them first (H4)" % (
                 street,
-                len(self.board),
+                len(self.community),
                 due,
             )
         try:
@@ -390,7 +390,7 @@ class HoldemGame(Game):
         if h.over:  # everyone else folded (H5)
             self.showing = None
             self._pay(h.result)
-        elif betting and h.to_act is None and len(self.board) == 5:
+        elif betting and h.to_act is None and len(self.community) == 5:
             self._ask_hole_cards()
         elif self.showing == seat:  # it gave up its hand while showing it (H4): the next
             self.hole.pop(seat, None)  # seat still in shows (its cards stay read: H8)

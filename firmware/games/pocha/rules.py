@@ -1,9 +1,9 @@
 # Pocha (docs/rules/pocha.md, K1-K10): the Spanish deck, the hand schedule, trumps,
 # bids, legal plays, tricks, scores, and the after-the-hand check of every play. Pure.
 
-from games.settings import digits
+from games.cards import CardError, parse_spanish
 
-SUITS = "OCEB"  # oros, copas, espadas, bastos
+SUITS = "OCEB"  # oros, copas, espadas, bastos (as games/cards.py reads them)
 # K1: rank within a suit, high to low: as, 3, rey, caballo, sota, (9, 8,) 7, 6, 5, 4, 2
 ORDER = (1, 3, 12, 11, 10, 9, 8, 7, 6, 5, 4, 2)
 
@@ -14,12 +14,10 @@ class PochaError(ValueError):
 
 def card(text):
     """K1b: '1O' -> (1, 'O'); '12B' -> (12, 'B'). PochaError when it is not a card."""
-    if not isinstance(text, str) or len(text) < 2 or text[-1] not in SUITS:
-        raise PochaError("unknown card %r: rank 1-12 then suit O C E B (1O, 12B)" % (text,))
-    rank = text[:-1]
-    if not digits(rank) or len(rank) > 2 or not 1 <= int(rank) <= 12:
-        raise PochaError("unknown card %r: rank 1-12 then suit O C E B (1O, 12B)" % text)
-    return int(rank), text[-1]
+    try:
+        return parse_spanish(text)
+    except CardError as e:
+        raise PochaError(str(e))
 
 
 def name(c):

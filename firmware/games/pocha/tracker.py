@@ -3,7 +3,7 @@
 # the table takes each card for the seat in turn), cards played twice, cards of another deck,
 # bids out of range or that the dealer may not make (refused), a suit played after the seat
 # showed void in it (flagged at once). After each hand every play is checked against K6.
-from games.base import Game
+from games.cards import CardGame
 from games.pocha.rules import (
     PochaError,
     bid_refused,
@@ -26,7 +26,7 @@ def _card(saved):
     return card(name((saved[0], saved[1])))
 
 
-class PochaGame(Game):
+class PochaGame(CardGame):
     def __init__(self, emit, names, settings):
         super().__init__(emit)
         self._setup(settings)

@@ -9,7 +9,8 @@ SENSORS = "squares"
 SETTINGS = (
     ("players", ("int", 2, 4), 4),
     ("rules", ("choice", ("classic", "king-exit", "toc-fr")), "classic"),
-    ("position", ("position",), None),  # T4: a game from this position (tools, tests)
+    # T4: a game from this position (tools, tests), read by the rules core
+    ("position", ("checked", "games.tock.rules", "Position"), None),
 )
 
 COMMANDS = {}  # type: dict[str, tuple]  # Tock's only words are the table's own (new, undo)

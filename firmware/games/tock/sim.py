@@ -3,12 +3,12 @@
 # image (firmware/manifest.py) leave every games/<game>/sim.py out.
 
 
-def simulated(board, game, fresh):
-    """The simulator's table (sim/board.py) for a game of Tock: a deck with the ruleset's
-    jokers, and on a `fresh` table (not one standing from before a kill) the pawns of a new
-    game on their squares. True when pieces were placed."""
-    board.deck = 52 + game.pos.flags["jokers"]
+def simulated(physical, game, fresh):
+    """The simulator's physical table (sim/physical.py) for a game of Tock: a deck with the
+    ruleset's jokers, and on a `fresh` table (not one standing from before a kill) the pawns
+    of a new game on their squares. True when pieces were placed."""
+    physical.deck = 52 + game.pos.flags["jokers"]
     if fresh and not game.resumed:
-        board.set_position(game.pos)
+        physical.set_position(game.pos)
         return True
     return False

@@ -10,8 +10,7 @@
 from micropython import const
 
 from clock import elapsed
-from games.base import Game
-from games.cards import JOKER, CardError
+from games.cards import JOKER, CardError, CardGame
 from games.tock import observe
 from games.tock.rules import (
     ANY,
@@ -37,7 +36,7 @@ _ILLEGAL_MS = const(1500)  # a wrong board must stay wrong this long to be repor
 DECK = const(52)
 
 
-class TockGame(Game):
+class TockGame(CardGame):
     def __init__(self, emit, names, settings=None, settle_ms=SETTLE_MS, illegal_ms=_ILLEGAL_MS):
         from games.settings import check
 
@@ -72,14 +71,14 @@ class TockGame(Game):
         self._lifts = 0  # lifts since the air was last empty
         self.last_edge = 0
         self.dirty = True  # the board changed since it was last read
-        self.board_state = _AGREES  # the board against the game: _AGREES, _WRONG or _REPORTED
+        self.agreement = _AGREES  # the pawns seen against the game: _AGREES, _WRONG or _REPORTED
         self.wrong = ""  # how ("camp", "no-card", "illegal"), read when not _AGREES
         self.wrong_at = 0  # since when
         self.owed = False  # an `illegal` was said and no `corrected` yet
         self.unsaved = True  # the game changed since it was last saved (store.py)
         self.resumed = False  # restored after a reset: compare with the board, say so
         self.last_why = None  # why the last board read with a card matched no legal move
-        self.refused = []  # cards refused since the last card played (games/base.py)
+        self.refused = []  # cards refused since the last card played (games/cards.py)
 
     def state(self):
         """What store.py saves: enough to resume the game after a reset."""
@@ -111,7 +110,7 @@ class TockGame(Game):
             self.touched = set(s for s in state.get("touched", ()) if 0 <= s < CELLS)
         self.restored(state)
 
-    def check_sensors(self, on):  # type: ignore[override]  # None in Game (games/base.py)
+    def check_sensors(self, on):  # type: ignore[override]  # None in Game (games/cards.py)
         """Selftest: the sensors that see a magnet (`on`, names) against the position: track
         and home squares (camp slots aside: which slots hold a colour's pawns is anyone's
         choice)."""
@@ -134,7 +133,7 @@ class TockGame(Game):
             "card": str(self.card) if self.card else None,
             "played": len(self.played),
         }
-        if self.board_state == _REPORTED:
+        if self.agreement == _REPORTED:
             snap["problem"] = self.wrong
         return snap
 
@@ -265,7 +264,7 @@ class TockGame(Game):
             if why:  # a button has no answer: what it did not do is said
                 self.button_refused(name, why)
         else:
-            Game.on_button(self, name, now)
+            CardGame.on_button(self, name, now)
 
     # --- host commands ---------------------------------------------------------------------
 
@@ -326,7 +325,7 @@ class TockGame(Game):
         if self.dirty:
             self.dirty = False
             self._read_board(now)
-        if self.board_state == _WRONG and elapsed(now, self.wrong_at) >= self.illegal_ms:
+        if self.agreement == _WRONG and elapsed(now, self.wrong_at) >= self.illegal_ms:
             self._report()
 
     def _read_board(self, now):
@@ -334,7 +333,7 @@ class TockGame(Game):
         if self.resumed:
             self._resume(now)
         if self._matches(pos):
-            self.board_state = _AGREES
+            self.agreement = _AGREES
             self._corrected()
             if self.card is not None and self.card.rank == "J" and len(self.touched) >= 2:
                 self._try_move(now)  # a Jack leaves occupancy as it was
@@ -347,9 +346,9 @@ class TockGame(Game):
             kind = "no-card"
         else:
             kind = "illegal"
-        if self.board_state != _REPORTED or self.wrong != kind:
+        if self.agreement != _REPORTED or self.wrong != kind:
             # the clock restarts at every change: hands still moving are not a wrong board
-            self.board_state = _WRONG
+            self.agreement = _WRONG
             self.wrong = kind
             self.wrong_at = now
 
@@ -435,14 +434,14 @@ class TockGame(Game):
         self.pos.play(move)
         self._done()
         self.emit(ev)
-        self.board_state = _AGREES
+        self.agreement = _AGREES
         winner = self.pos.winner()
         if winner is not None:
             self.emit({"type": "win", "seat": self.pos._seat_name(winner)})
         if self._matches(self.pos):
             self._corrected(ev["seat"])  # an illegal board made right by the move itself
         else:
-            self.board_state = _WRONG  # a captured pawn still in hand
+            self.agreement = _WRONG  # a captured pawn still in hand
             self.wrong = "camp"
             self.wrong_at = self.last_edge
 
@@ -480,5 +479,5 @@ class TockGame(Game):
             ev["card"] = str(self.card)
             ev["why"] = self.last_why or "no legal move of %s leads to this board" % self.card
         self.emit(ev)
-        self.board_state = _REPORTED
+        self.agreement = _REPORTED
         self.owed = True

@@ -92,7 +92,7 @@ def _new(words: list[str]) -> dict:
     board refuses in words what does not agree."""
     from plateau.fw.games import declaration
     from plateau.fw.games.settings import SettingsError, value
-    from plateau.fw.link.commands import parse_words
+    from plateau.fw.sim.words import parse_words
 
     game = words[1] if len(words) > 1 and "=" not in words[1] else None
     cmd = parse_words([w for i, w in enumerate(words) if i != 1 or game is None])
@@ -109,7 +109,7 @@ def _new(words: list[str]) -> dict:
 
 
 def cmd_send(args: argparse.Namespace) -> int:
-    from plateau.fw.link.commands import parse_words
+    from plateau.fw.sim.words import parse_words
     from plateau.hostlink import HostLink, LinkError
     from plateau.ports import resolve
 

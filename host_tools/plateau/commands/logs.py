@@ -96,8 +96,8 @@ def cmd_log(args: argparse.Namespace) -> int:
     # script, under nohup: the chaos harness's loggers then never stopped on it)
     signal.signal(signal.SIGINT, stop)
     try:
-        for ev in follow(link, say=tell, give_up_s=args.give_up):
-            if link.loggable:
+        for ev, logged in follow(link, say=tell, give_up_s=args.give_up):
+            if logged:
                 log.write(ev)
             view.show(ev)
     except KeyboardInterrupt:

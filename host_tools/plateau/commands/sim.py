@@ -68,14 +68,15 @@ def add_demo(sub, common) -> None:
 
 
 def sim_events(link: HostLink, fw: Firmware):
-    """The simulated board's events until the simulator ends (its side of the pty closes).
+    """The simulated board's (event, logged) until the simulator ends (its side of the pty
+    closes; HostLink.received).
     A simulator slow to start or held up (a loaded machine) looks like a dead link to the
     host: that is waited out on the same port, not taken for the end."""
     if not link.is_open:
         link.open()
     while True:
         try:
-            yield from link.events()
+            yield from link.received()
             return
         except DeadLink:
             if fw.finished():
@@ -143,7 +144,7 @@ def play(
         raise
     link = HostLink(fw.port)
     try:  # whatever happens here, the simulator is stopped (never left running)
-        for ev in sim_events(link, fw):
+        for ev, logged in sim_events(link, fw):
             if ev["type"] == "sim_end":
                 if link.rx.behind():
                     continue  # events still to come: the simulator says sim_end again
@@ -151,7 +152,7 @@ def play(
                 break
             if "seq" in ev:
                 count += 1  # the table's numbered events (link messages are not counted)
-            if logger and link.loggable:
+            if logger and logged:
                 logger.write(ev)
             view.show(ev)
     except LinkError:

@@ -1,14 +1,18 @@
 # A stand-in for MicroPython's `machine` on an ESP32, for running boot.py and main.py under the
 # unix port (tests/host/test_boot.py): pins and SPI buses wired, by the board's own pin map, to
-# the chip models of firmware/sim/chips.py. Watchdog, resets and pin set-ups are written to
+# the chip models of firmware/sim/chips/. Watchdog, resets and pin set-ups are written to
 # machine.log in the board's folder, one line each, for the test to read; machine.json there
 # holds the test's knobs (reset cause, buttons held, tags on the reader, watchdog feeds before
 # the run is stopped). Never deployed.
 import json
 import time
 
-from sim.chips import ChainSPI, HallSwitches, HC165Chain, MFRC522Chip, SPIBus, Tag
 from sim.chips import Pin as Wire
+from sim.chips.drv5032 import HallSwitches
+from sim.chips.hc165 import ChainSPI, HC165Chain
+from sim.chips.mfrc522 import MFRC522Chip
+from sim.chips.ntag213 import Tag
+from sim.chips.spi import SPIBus
 
 PWRON_RESET = 1
 HARD_RESET = 2

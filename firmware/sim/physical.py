@@ -1,32 +1,30 @@
-# The simulated table: physical truth (which sensors see a magnet, which tags lie on the
-# reader, which buttons are down) behind the real drivers, through the chip models of
-# sim/chips.py wired as hardware/pinmap.json says (SPI modes and clocks included) and the same
-# hardware maps the board loads. Never deployed.
+# The physical table, simulated: what is true of the wood and the pieces (which sensors see a
+# magnet, which tags lie on the reader, which buttons are down, a ball in a goal), behind the
+# real drivers, through the chip models of sim/chips/ wired as hardware/pinmap.json says (SPI
+# modes and clocks included) and the same hardware maps the board loads. Never deployed.
 from hal import hwmap
-from hal.hwmap import Board
+from hal.hwmap import Hardware
 from hal.inputs import Inputs
 from hal.mfrc522 import MFRC522, ReaderError
 from hal.shiftin import ShiftChain
-from sim.chips import (
-    ChainSPI,
-    HallSwitches,
-    HC165Chain,
-    MFRC522Chip,
-    Pin,
-    SPIBus,
-)
+from sim.chips import Pin
+from sim.chips.drv5032 import HallSwitches
+from sim.chips.hc165 import ChainSPI, HC165Chain
+from sim.chips.mfrc522 import MFRC522Chip
+from sim.chips.spi import SPIBus
 
 BUTTON_MS = 120  # how long a simulated press holds the button down
 
 
-class SimBoard:
+class PhysicalTable:
+    """The table's physical side: magnets over sensors, tags on the reader, buttons down, a
+    ball in a goal, on the chip models; boot() gives the firmware its Hardware on them.
+    It outlives every boot of the simulated board (and a kill -9: sim/world.py)."""
+
     def __init__(self, hw_dir, clock):
         self.clock = clock
         names = hwmap.sensor_names(hw_dir)
-        self.names = names
-        self.index = {}
-        for i in range(len(names)):
-            self.index[names[i]] = i
+        self.names = names  # chain bit -> sensor name (looked up by name in sensor())
         nbytes = (len(names) + 7) // 8
         self.nbytes = nbytes
         self.part = hwmap.sensor_part(hw_dir)
@@ -51,13 +49,12 @@ class SimBoard:
         self._release = {}  # button -> time to let go
         self._unglitch = {}  # goal -> time its glitch ends
         self.ball = {"A": 0, "B": 0}  # the truth: the ball in the goal (the pin may glitch)
+        # UID hex -> card (the firmware's, handed to it at boot): a card's tags are looked up
+        # in it when the card is laid, not kept in a second table (heap: see lay_card)
         self.registry = hwmap.registry(hw_dir)
-        self.uids = {}  # type: dict[str, list[str]]  # card -> UIDs (two jokers: "X")
-        for uid in self.registry:
-            self.uids.setdefault(self.registry[uid], []).append(uid)
         self.deck = 52  # cards in a deck (the simulator sets 54 with jokers)
         self._dealt = 0
-        self.board = None  # type: Board | None
+        self.hardware = None  # type: Hardware | None
 
     def boot(self):
         """The firmware starts: new drivers (the board's RAM is new), set up as hal/board.py
@@ -73,7 +70,7 @@ class SimBoard:
             reader.init()
         except ReaderError:
             pass  # poll() keeps trying; selftest says so
-        self.board = Board(
+        self.hardware = Hardware(
             chain=ShiftChain(
                 self.chain_spi, self.chain.sh_ld, self.nbytes, self.part["active_low"]
             ),
@@ -84,7 +81,7 @@ class SimBoard:
             registry=self.registry,
             sample_ms=self.part["sample_ms"],
         )
-        return self.board
+        return self.hardware
 
     def power_cut(self):
         """The power goes and comes back: the reader's field drops (every tag on it wakes up
@@ -119,13 +116,18 @@ class SimBoard:
     # physical actions
 
     def sensor(self, name):
-        return self.index[name]
+        """A sensor's chain bit, by its name (KeyError: no such sensor). Looked up in the
+        sensor map's list: a dict of 104 names would take a board's worth of heap."""
+        try:
+            return self.names.index(name)
+        except ValueError:
+            raise KeyError(name)
 
     def level(self, name):
-        return self.sensors.present(self.index[name])
+        return self.sensors.present(self.sensor(name))
 
     def set(self, name, level):
-        self.sensors.set(self.index[name], level, self.clock.ticks_ms())
+        self.sensors.set(self.sensor(name), level, self.clock.ticks_ms())
 
     def unplug_chain(self, out=True):
         """The sensor chain's cable pulled out (out=False: put back). A board's pull-up on
@@ -137,14 +139,15 @@ class SimBoard:
             self._unglitch[name] = self.clock.ticks_ms() + ms
             self._goal_pin(name)
             return
-        i = self.index[name]
+        i = self.sensor(name)
         self._glitch[i >> 3] |= 1 << (i & 7)
         self._glitch_until[i] = self.clock.ticks_ms() + ms
 
     def lay_card(self, card):
         """The card's tag enters the reader's field (on top of the discard pile). When a
         whole deck has been laid, the pile is taken away to be shuffled first."""
-        uids = self.uids.get(card)
+        registry = self.registry  # its tags (two jokers: "X"), in the registry's order
+        uids = [uid for uid in registry if registry[uid] == card]
         if not uids:  # before it is counted: nothing was laid
             raise ValueError("no tag for card %s in hardware/tags.json" % card)
         self._dealt += 1

@@ -1,5 +1,6 @@
-# A wrong board, then the right move (issue 17): seeded random positions and cards, a wrong
-# board held until the table says `illegal` (T17: the card's move must be made), then hands
+# The Tock tracker's `illegal` and `corrected` (issue 17): a wrong board, then the right move.
+# Seeded random positions and cards, a wrong board held until the table says `illegal` (T17:
+# the card's move must be made), then hands
 # that make the card's legal move from there, captures (T13) included. Each case checks:
 #   - the `illegal` fix text: for a capture half made (the capturing pawn lifted, the captured
 #     one still standing), how to finish it: lift that pawn off its square, put it in its

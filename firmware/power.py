@@ -1,0 +1,76 @@
+# Power-up: the board's objects, built one way for the board (main.py) and the simulator
+# (sim/run.py), in the order the heap wants them, and what the flash kept taken up again
+# before anything is sent. The table runs them from there (table.py); nothing here runs
+# again until the next power-up.
+import gc
+
+
+def power_up(
+    transport, clock, hardware, boot, ring, flash, game, settings=None, link=None, table=None
+):
+    """The table, built and resumed: the store (in folder `flash`; None: nothing outlives a
+    reset), the link (the store its keeper), the sensing of `hardware` (hal.hwmap.Hardware;
+    None: a table without, for tests), enrolment (a table with a card reader), the game
+    (`game` with `settings`, unless one is saved) and the table. `link`, `table`: the
+    simulator's own classes (a link that keeps a journal, a table that answers `bye`). The
+    ring comes from the caller, taken before anything else (one block of the heap). The
+    table is not yet greeted (Table.greet)."""
+    from store import Store
+
+    from games import make_game
+    from link.link import Link
+    from sense.scan import Sense
+    from table import Table
+
+    store = Store(flash, clock) if flash else None
+    lk = (link or Link)(transport.write, boot, ring=ring, keeper=store)
+    # the sensing's buffers (sense/cards.py: 704 B in one piece) before the game's code is
+    # imported: loaded as .mpy files (a board with PSRAM), its pieces would split the heap
+    sense = Sense(hardware) if hardware else None
+    names = hardware.names if hardware else ()
+    played = make_game(game, lk.emit, names, settings or {})
+    t = (table or Table)(transport, clock, lk, played, sense, store)
+    if sense and sense.cards:  # (made now, not when first needed: an object made mid-game
+        from enrolment import Enrolment  # stays there, an island splitting the heap)
+
+        t.enrolment = Enrolment(sense.cards, store, lk.emit)
+    if store:
+        _resume(t, store)
+    return t
+
+
+def _resume(t, store):
+    """Before anything is sent: the link takes up its numbering and its events, the saved
+    game (if any) takes the place of the new one, enrolment its tags and the card it
+    awaited. A saved game that does not fit is set aside
+    (store.Store.set_aside), as is one that twice found the heap too short to be restored:
+    the new game's saves never write over it."""
+    tags_why = t.enrolment.load() if t.enrolment else None
+    saved = store.load()
+    state = saved.get("game") if saved else None
+    if saved:
+        t.link.restore(saved.get("link"))
+    name = t.about().get("game")
+    for attempt in range(2 if state else 0):
+        try:
+            if not isinstance(state, dict):
+                raise ValueError("not a game")
+            if state.get("game") != name:  # the table played another game
+                t.load(state.get("game"), {})
+            t.game.restore(state)
+            break
+        except (ValueError, KeyError, TypeError, IndexError, AttributeError) as e:
+            store.set_aside("unusable (%s)" % e)
+            t.load(name, {})
+            break
+        except MemoryError:  # a restore starts afresh: tried again once collected
+            gc.collect()
+            if attempt:
+                store.set_aside("not restored (short of memory)")
+                t.load(name, {})
+    if saved and t.enrolment:
+        t.enrolment.resume(saved.get("enrol"))
+    if store.error:
+        t.link.emit({"type": "error", "what": "saved-game", "why": store.error})
+    if tags_why:  # numbered as this boot's, now that the link took up its numbering
+        t.link.emit({"type": "error", "what": "enrolled-tags", "why": tags_why})

@@ -1,0 +1,56 @@
+# The words of a command as a person types them (`plateau send bet 3 40`, a table script's
+# `send new tock players=2`) into the command object the link carries: the host's side of
+# the commands, never the board's. It lives beside the script reader because the simulator,
+# which reads a table script's `send` lines under MicroPython, needs it as much as the host
+# tools do (they reach it as plateau.fw.sim.words); like the rest of sim/, no board holds it.
+# The words are typed by the declarations the board checks a command with
+# (link/commands.py, games/settings.py): what a person typed wrong is said before it is sent.
+from games.settings import SettingsError, _show, digits
+from link.commands import all_words, declaration, typed
+
+
+def parse_words(words, game=None, settings=None):
+    """['new', 'tock', 'players=2'] -> {"cmd": "new", "game": "tock", "players": 2}: the
+    words typed by their declarations (positional arguments in declared order, or
+    name=value), for the game being played if known (and its settings, if known: a `new`
+    keeps those it does not give). ValueError (SettingsError) says what is wrong. A `new`
+    naming no game, for a game not known here, is checked by the board alone."""
+    if not words:
+        raise SettingsError("no command given; one of: " + ", ".join(all_words()))
+    word = words[0]
+    rest = list(words[1:])
+    cmd = {"cmd": word}
+    if word == "new":
+        if rest and "=" not in rest[0]:
+            cmd["game"] = rest.pop(0)
+        for w in rest:
+            k, v = _pair(word, w)
+            cmd[k] = _number(v)
+        if game or "game" in cmd:
+            typed(cmd, game, settings)  # checked now, with the same checker the board uses
+        return cmd
+    decl, _ = declaration(word, game)
+    names = [d[0] for d in decl]
+    i = 0
+    for w in rest:
+        if "=" in w:
+            k, v = _pair(word, w)
+        elif i < len(names):
+            k, v = names[i], w
+        else:
+            raise SettingsError("%s: %s should be name=value" % (word, _show(w)))
+        i += 1
+        cmd[k] = v if k in ("seat", "card", "mode", "tag") else _number(v)
+    typed(cmd, game, settings)
+    return cmd
+
+
+def _pair(word, w):
+    if "=" not in w:
+        raise SettingsError("%s: %s should be name=value" % (word, _show(w)))
+    k, v = w.split("=", 1)
+    return k, v
+
+
+def _number(v):
+    return int(v) if digits(v) and len(v) < 12 else v
