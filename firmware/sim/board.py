@@ -20,6 +20,8 @@ BUTTON_MS = 120  # how long a simulated press holds the button down
 
 
 class SimBoard:
+    # Two times: the world's (clock.now, never wrapping: the chips, the hands, the glitches)
+    # and the board's counter (clock.ticks_ms(), which wraps: only the firmware reads it).
     def __init__(self, hw_dir, clock):
         self.clock = clock
         names = hwmap.sensor_names(hw_dir)
@@ -31,7 +33,7 @@ class SimBoard:
         self.nbytes = nbytes
         self.part = hwmap.sensor_part(hw_dir)
         pins = hwmap.load(hw_dir, "pinmap.json")
-        now = clock.ticks_ms()
+        now = clock.now
         # the Hall sensors: outputs LOW over a magnet, updated at their own sampling period
         self.sensors = HallSwitches(len(names), self.part["part"], now)
         self._glitch = bytearray(nbytes)  # bits read inverted on the wire (noise) ...
@@ -42,7 +44,7 @@ class SimBoard:
             self.chain, c["baudrate"], c.get("polarity", 0), c.get("phase", 0), bitwise=False
         )
         r = pins["reader"]
-        self.reader_chip = MFRC522Chip(lambda: clock.ticks_ms() * 1000)
+        self.reader_chip = MFRC522Chip(lambda: clock.now * 1000)
         self.reader_spi = SPIBus(
             r["baudrate"], r.get("polarity", 0), r.get("phase", 0), (self.reader_chip,)
         )
@@ -90,10 +92,10 @@ class SimBoard:
         """The power goes and comes back: the reader's field drops (every tag on it wakes up
         again), the sensors restart and sample what is over them."""
         self.reader_chip.power_cut()
-        self.sensors.power_up(self.clock.ticks_ms())
+        self.sensors.power_up(self.clock.now)
 
     def _raw(self):
-        now = self.clock.ticks_ms()
+        now = self.clock.now
         for bit in list(self._glitch_until):
             if now >= self._glitch_until[bit]:
                 self._glitch[bit >> 3] &= ~(1 << (bit & 7))
@@ -106,7 +108,7 @@ class SimBoard:
         return out
 
     def tick(self):
-        now = self.clock.ticks_ms()
+        now = self.clock.now
         for name in list(self._unglitch):
             if now >= self._unglitch[name]:
                 del self._unglitch[name]
@@ -125,7 +127,7 @@ class SimBoard:
         return self.sensors.present(self.index[name])
 
     def set(self, name, level):
-        self.sensors.set(self.index[name], level, self.clock.ticks_ms())
+        self.sensors.set(self.index[name], level, self.clock.now)
 
     def unplug_chain(self, out=True):
         """The sensor chain's cable pulled out (out=False: put back). A board's pull-up on
@@ -134,12 +136,12 @@ class SimBoard:
 
     def glitch(self, name, ms):
         if name in self.goal_pins:  # a goal sensor reads the opposite for `ms`
-            self._unglitch[name] = self.clock.ticks_ms() + ms
+            self._unglitch[name] = self.clock.now + ms
             self._goal_pin(name)
             return
         i = self.index[name]
         self._glitch[i >> 3] |= 1 << (i & 7)
-        self._glitch_until[i] = self.clock.ticks_ms() + ms
+        self._glitch_until[i] = self.clock.now + ms
 
     def lay_card(self, card):
         """The card's tag enters the reader's field (on top of the discard pile). When a
@@ -169,7 +171,7 @@ class SimBoard:
 
     def press(self, button):
         self.button_pins[button].value(0)
-        self._release[button] = self.clock.ticks_ms() + BUTTON_MS
+        self._release[button] = self.clock.now + BUTTON_MS
 
     def goal(self, name, level):
         self.ball[name] = 1 if level else 0
@@ -210,7 +212,7 @@ class SimBoard:
         f.write("]}")
 
     def set_physical(self, d):
-        now = self.clock.ticks_ms()
+        now = self.clock.now
         for i in d["magnets"]:
             self.sensors.set(i, 1, now)
         self.sensors.power_up(now)  # the sensors start over what lies on them
@@ -226,7 +228,7 @@ class SimBoard:
 
         for i in range(len(self.names)):
             if self.sensors.present(i):
-                self.sensors.set(i, 0, self.clock.ticks_ms())
+                self.sensors.set(i, 0, self.clock.now)
         for s in range(CELLS):
             if pos.cells[s]:
                 self.set(square_name(s), 1)

@@ -1,0 +1,150 @@
+# Across the tick counter's wrap (issue 34): a table script played through the simulated
+# firmware with the board's counter (clock.VirtualClock's `start`) at 0 and at points just
+# before it wraps, every frame the board writes noted with the world's time it went out at.
+# Nothing may depend on what the counter reads: the same frames at the same times, apart
+# from the fields that are the counter's reading (a move's "t", a heartbeat's "up"), which
+# must read exactly `start` more, modulo the period. Used by the test_sim_wrap_* modules
+# (under MicroPython and CPython) and, as a command, by tests/host/test_wrap_games.py:
+#   micropython -m wrapkit SCRIPT HWDIR STATEDIR START    (the trace on stdout, a line a frame)
+import gc
+import json
+import sys
+
+from clock import TICKS_MAX, VirtualClock
+from sim.run import Capture, Sim
+from sim.script import read
+
+TICKED = ("t", "up")  # the fields that are the counter's reading, not a duration
+
+
+class Timed(Capture):
+    """The board's console: each frame kept as one line, "ms payload": the world's time it
+    went out at (the clock's `now`), the payload with its counter readings taken back to
+    the world's time (which differs from them by `start`, and by nothing else) and the
+    boot ids numbered in order of appearance (a reset draws a random one)."""
+
+    def __init__(self, out=None, ref=None):
+        Capture.__init__(self)
+        from link import frame
+
+        self.decoder = frame.Decoder()
+        self.clock = None
+        self.boots = {}
+        self.out = out  # a file: lines written there, not kept
+        self.ref = ref  # a trace: lines compared with it as they come, not kept
+        self.n = 0  # lines so far
+        self.differs = None  # (line number, its line) of the first that differs from ref
+
+    def write(self, data):
+        if not self.up:
+            return
+        for payload in self.decoder.feed(data):
+            self._line(json.loads(payload))
+
+    def _line(self, ev):
+        clock = self.clock
+        for k in TICKED:
+            if k in ev:
+                ev[k] = (ev[k] - clock.start) & TICKS_MAX
+        boot = ev.get("boot")
+        if boot is not None:
+            ev["boot"] = self.boots.setdefault(boot, len(self.boots))
+        keys = sorted(ev)
+        line = "%d {%s}" % (
+            clock.now,
+            ",".join("%s:%s" % (json.dumps(k), json.dumps(ev[k])) for k in keys),
+        )
+        n = self.n
+        self.n = n + 1
+        if self.out:
+            self.out.write(line + "\n")
+        elif self.ref is None:
+            self.frames.append(line)
+        elif self.differs is None and (n >= len(self.ref) or self.ref[n] != line):
+            self.differs = (n, line)
+
+
+def trace(path, hw_dir, state, start, out=None, ref=None):
+    """The frames of the script at `path`, the counter starting at `start` (see Timed); the
+    flash folder `state` emptied first. With `ref` (a trace), asserts they are the same."""
+    import os
+
+    try:
+        for name in os.listdir(state):
+            os.remove(state + "/" + name)
+    except OSError:
+        os.mkdir(state)
+    with open(path) as f:
+        settings = read(f)
+    t = Timed(out, ref)
+    clock = VirtualClock(start=start)
+    t.clock = clock
+    Sim(settings, path, clock, t, "00000000", hw_dir, None, state).run()
+    if ref is not None:
+        _same(ref, t, start)
+    return t.frames
+
+
+def wrap_at(ms):
+    """The counter's start at which it wraps `ms` into the script (world time)."""
+    return -ms & TICKS_MAX
+
+
+def starts(ref, rand, n):
+    """n starts that wrap the counter within seconds before a frame of the reference trace
+    (the timers running when it was written: debounce, settle, lockout, a heartbeat's
+    period), a frame picked at random; and one in the first pass."""
+    out = [wrap_at(1)]
+    for _ in range(n):
+        ms = int(rand.pick(ref).split(" ", 1)[0])
+        out.append(wrap_at(max(1, ms - rand.int(1, 3000))))
+    return out
+
+
+def _same(ref, t, start):
+    """The wrapped run `t` wrote what the reference did: else the first frame that differs."""
+    if t.differs is None and t.n == len(ref):
+        return
+    n, line = t.differs if t.differs else (t.n, "(none: %d frames, not %d)" % (t.n, len(ref)))
+    raise AssertionError(
+        "start %d (wraps at %d ms): frame %d differs:\n  from 0: %s\n  wrapped: %s"
+        % (start, -start & TICKS_MAX, n, ref[n][:300] if n < len(ref) else "(none)", line[:300])
+    )
+
+
+def across(name, script, seed, positions=None, n=4):
+    """Plays `script` (with its `position` files: name -> dict) from 0, then from n seeded
+    starts (starts()), asserting each wrote the same; returns the reference trace."""
+    from check import Rand, scratch
+
+    folder = _SCRATCH[0] or scratch("wrap")
+    _SCRATCH[0] = folder
+    for f in positions or {}:
+        with open(folder + "/" + f, "w") as out:
+            out.write(json.dumps(positions[f]))
+    path = folder + "/" + name + ".table"
+    with open(path, "w") as f:
+        f.write(script)
+    flash = folder + "/flash"
+    ref = trace(path, "hardware", flash, 0)
+    assert len(ref) > 3, ref
+    for start in starts(ref, Rand(seed), n):
+        gc.collect()  # the last run's table gone before the next is built (as at a reset)
+        trace(path, "hardware", flash, start, ref=ref)
+    return ref
+
+
+_SCRATCH = [None]  # this process's scratch folder, once made
+
+
+def position(pawns, turn="R"):
+    """A 4-player classic Tock position: pawns by colour, the rest in camp."""
+    full = {}
+    for c in "RGBY":
+        squares = list(pawns.get(c, []))
+        full[c] = squares + ["camp"] * (4 - len(squares))
+    return {"rules": "classic", "players": 4, "turn": turn, "pawns": full, "waiting": []}
+
+
+if __name__ == "__main__":
+    trace(sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.stdout)
