@@ -45,6 +45,7 @@ class Table:
         self.failures = 0  # steps and commands that raised (reported as `error` events)
         self._failed_at = None
         self._unsaid = 0  # failures since the last report
+        self._started = clock.ticks_ms()  # for the scan rate: the counter may read anything
         # the link answers through this table; with a store, nothing goes on the wire
         # before it is on flash (link/link.py)
         link.serve(self, keeps=store is not None)
@@ -162,7 +163,7 @@ class Table:
     def _selftest(self):
         """Sensors that see a magnet where the game has no pawn (stuck on, or a pawn out of
         place), sensors that see none where it has one (stuck off, or a pawn missing), the
-        reader, and the scan rate reached since power-up."""
+        reader, and the scan rate reached since the table started."""
         if not self.sense:
             return "this table has no sensing"
         report = self.sense.selftest()
@@ -170,7 +171,7 @@ class Table:
         check = self.game.check_sensors if self.game else None
         if check and "sensors_on" in report:  # what the game makes of them
             report.update(check(report.pop("sensors_on")))
-        up = self.clock.ticks_ms()
+        up = elapsed(self.clock.ticks_ms(), self._started)  # (the mean of up to 12.4 days)
         report["scan_hz"] = self.sense.scans * 1000 // up if up else 0
         self.link.tell(report)
         return None
