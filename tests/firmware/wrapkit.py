@@ -18,22 +18,31 @@ TICKED = ("t", "up")  # the fields that are the counter's reading, not a duratio
 
 
 class Timed(Capture):
-    """The board's console: each frame kept as one line, "ms payload": the world's time it
-    went out at (the clock's `now`), the payload with its counter readings taken back to
-    the world's time (which differs from them by `start`, and by nothing else) and the
-    boot ids numbered in order of appearance (a reset draws a random one)."""
+    """The board's console: each frame as one line, "ms payload": the world's time it went
+    out at (the clock's `now`), the payload with its counter readings taken back to the
+    world's time (which differs from them by `start`, and by nothing else) and the boot ids
+    numbered in order of appearance (a reset draws a random one). The lines are written to
+    `out`, or kept as their times and hashes (a whole table's trace in text would take the
+    heap a chip-sized run needs), or compared with those of `ref` as they come."""
 
-    def __init__(self, out=None, ref=None):
+    def __init__(self, out=None, ref=None, look=None, keep=-1):
         Capture.__init__(self)
+        from array import array
+
         from link import frame
 
         self.decoder = frame.Decoder()
         self.clock = None
         self.boots = {}
-        self.out = out  # a file: lines written there, not kept
-        self.ref = ref  # a trace: lines compared with it as they come, not kept
+        self.out = out
+        self.ref = ref  # a Timed whose run this one must repeat
+        self.look = look  # called with each event, as compared
+        self.times = array("i")  # each line's time ...
+        self.hashes = array("i")  # ... and its hash (when neither out nor ref)
         self.n = 0  # lines so far
         self.differs = None  # (line number, its line) of the first that differs from ref
+        self.keep = keep  # the number of a line to keep whole, as `kept`
+        self.kept = None
 
     def write(self, data):
         if not self.up:
@@ -54,19 +63,26 @@ class Timed(Capture):
             clock.now,
             ",".join("%s:%s" % (json.dumps(k), json.dumps(ev[k])) for k in keys),
         )
+        if self.look:
+            self.look(ev)
         n = self.n
         self.n = n + 1
+        if n == self.keep:
+            self.kept = line
+        h = hash(line) & 0x3FFFFFFF
+        ref = self.ref
         if self.out:
             self.out.write(line + "\n")
-        elif self.ref is None:
-            self.frames.append(line)
-        elif self.differs is None and (n >= len(self.ref) or self.ref[n] != line):
+        elif ref is None:
+            self.times.append(clock.now)
+            self.hashes.append(h)
+        elif self.differs is None and (n >= ref.n or ref.hashes[n] != h):
             self.differs = (n, line)
 
 
-def trace(path, hw_dir, state, start, out=None, ref=None):
-    """The frames of the script at `path`, the counter starting at `start` (see Timed); the
-    flash folder `state` emptied first. With `ref` (a trace), asserts they are the same."""
+def trace(path, hw_dir, state, start, out=None, ref=None, look=None, keep=-1):
+    """The frames of the script at `path`, the counter starting at `start` (a Timed, see
+    there); the flash folder `state` emptied first."""
     import os
 
     try:
@@ -76,13 +92,11 @@ def trace(path, hw_dir, state, start, out=None, ref=None):
         os.mkdir(state)
     with open(path) as f:
         settings = read(f)
-    t = Timed(out, ref)
+    t = Timed(out, ref, look, keep)
     clock = VirtualClock(start=start)
     t.clock = clock
     Sim(settings, path, clock, t, "00000000", hw_dir, None, state).run()
-    if ref is not None:
-        _same(ref, t, start)
-    return t.frames
+    return t
 
 
 def wrap_at(ms):
@@ -90,31 +104,20 @@ def wrap_at(ms):
     return -ms & TICKS_MAX
 
 
-def starts(ref, rand, n):
-    """n starts that wrap the counter within seconds before a frame of the reference trace
-    (the timers running when it was written: debounce, settle, lockout, a heartbeat's
-    period), a frame picked at random; and one in the first pass."""
+def starts(times, rand, n):
+    """n starts that wrap the counter within seconds before a frame (its time in `times`,
+    picked at random: the timers running when it was written, debounce, settle, lockout, a
+    heartbeat's period); and one that wraps it in the first pass."""
     out = [wrap_at(1)]
     for _ in range(n):
-        ms = int(rand.pick(ref).split(" ", 1)[0])
-        out.append(wrap_at(max(1, ms - rand.int(1, 3000))))
+        out.append(wrap_at(max(1, rand.pick(times) - rand.int(1, 3000))))
     return out
 
 
-def _same(ref, t, start):
-    """The wrapped run `t` wrote what the reference did: else the first frame that differs."""
-    if t.differs is None and t.n == len(ref):
-        return
-    n, line = t.differs if t.differs else (t.n, "(none: %d frames, not %d)" % (t.n, len(ref)))
-    raise AssertionError(
-        "start %d (wraps at %d ms): frame %d differs:\n  from 0: %s\n  wrapped: %s"
-        % (start, -start & TICKS_MAX, n, ref[n][:300] if n < len(ref) else "(none)", line[:300])
-    )
-
-
-def across(name, script, seed, positions=None, n=4):
-    """Plays `script` (with its `position` files: name -> dict) from 0, then from n seeded
-    starts (starts()), asserting each wrote the same; returns the reference trace."""
+def across(name, script, seed, positions=None, n=4, look=None):
+    """Plays `script` (with its `position` files: name -> dict) from 0, `look` seeing each
+    event, then from n seeded starts (starts()), asserting each wrote the same frames at
+    the same times; AssertionError names the first that differs."""
     from check import Rand, scratch
 
     folder = _SCRATCH[0] or scratch("wrap")
@@ -126,15 +129,37 @@ def across(name, script, seed, positions=None, n=4):
     with open(path, "w") as f:
         f.write(script)
     flash = folder + "/flash"
-    ref = trace(path, "hardware", flash, 0)
-    assert len(ref) > 3, ref
-    for start in starts(ref, Rand(seed), n):
+    ref = trace(path, "hardware", flash, 0, look=look)
+    assert ref.n > 3, ref.n
+    for start in starts(ref.times, Rand(seed), n):
         gc.collect()  # the last run's table gone before the next is built (as at a reset)
-        trace(path, "hardware", flash, start, ref=ref)
-    return ref
+        got = trace(path, "hardware", flash, start, ref=ref)
+        if got.differs is None and got.n == ref.n:
+            continue
+        at, line = got.differs or (got.n, "(none: %d frames, not %d)" % (got.n, ref.n))
+        got = None
+        gc.collect()
+        was = trace(path, "hardware", flash, 0, ref=ref, keep=at).kept  # its text again
+        raise AssertionError(
+            "start %d (wraps at %d ms): frame %d differs:\n  from 0: %s\n  wrapped: %s"
+            % (start, -start & TICKS_MAX, at, (was or "(none)")[:300], line[:300])
+        )
 
 
 _SCRATCH = [None]  # this process's scratch folder, once made
+
+
+def counted(into):
+    """A `look` counting the events by kind (`ignored` by why: "ignored:lockout") into the
+    dict `into`."""
+
+    def look(ev):
+        kind = ev.get("type")
+        if kind == "ignored":
+            kind = "ignored:%s" % ev.get("why")
+        into[kind] = into.get(kind, 0) + 1
+
+    return look
 
 
 def position(pawns, turn="R"):
