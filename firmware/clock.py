@@ -19,7 +19,14 @@ _HALF = const(0x20000000)  # ticks_diff's range: -_HALF .. _HALF - 1
 
 
 class BoardClock:
-    """The real clock: milliseconds since boot, wrapping as MicroPython's ticks do."""
+    """The real clock: milliseconds since boot, wrapping as MicroPython's ticks do. elapsed()
+    needs the port's ticks period to be a multiple of TICKS_MAX + 1 (the ESP32's is that,
+    the 64-bit unix port's 2**62): on a port that wraps sooner the table does not start."""
+
+    def __init__(self):
+        top = time.ticks_add(0, -1)
+        if top & TICKS_MAX != TICKS_MAX:
+            raise ValueError("ticks_ms() wraps at %d here, not a multiple of 2**30" % (top + 1))
 
     def ticks_ms(self):
         return time.ticks_ms()

@@ -8,7 +8,7 @@ import sys
 
 from check import Rand
 
-from clock import TICKS_MAX, VirtualClock, elapsed, ticks_diff
+from clock import TICKS_MAX, BoardClock, VirtualClock, elapsed, ticks_diff
 
 PERIOD = TICKS_MAX + 1  # 2**30 (not a small int on a 32-bit build: only the tests use it)
 HALF = PERIOD // 2
@@ -74,6 +74,31 @@ def test_the_ticks_period_is_the_esp32s_on_a_build_with_its_small_ints():
         assert top == TICKS_MAX
     else:  # the 64-bit PyPI build wraps at 2**62: the firmware never uses its ticks
         assert top > TICKS_MAX
+
+
+def test_the_board_clock_refuses_a_port_whose_ticks_wrap_sooner():
+    import clock
+
+    if sys.implementation.name != "micropython":
+        return  # CPython has no time.ticks_*
+    t0 = BoardClock().ticks_ms()  # this port's: 2**30 (32-bit build) or 2**62 (64-bit)
+    assert 0 <= BoardClock().since(t0) < 1000
+
+    class Sooner:  # a port whose ticks wrap at 2**29 (as CircuitPython's do)
+        def ticks_add(self, t, d):
+            return (t + d) % (1 << 29)
+
+    real = clock.time
+    clock.time = Sooner()
+    try:
+        e = None
+        try:
+            BoardClock()
+        except ValueError as err:
+            e = err
+        assert e is not None and "536870912" in str(e), e
+    finally:
+        clock.time = real
 
 
 def test_ticks_diff_and_elapsed_agree_with_micropythons_where_it_wraps_as_the_esp32():
