@@ -9,7 +9,6 @@ STUBS_PIN := micropython-esp32-stubs==1.29.0.post1
 # simulator, bytecode on the heap): where the figures come from: host_tools/plateau/sim.py
 HEAP := 96k
 SIM_HEAP := 320k
-SWITCH_HEAP := 400k
 PORT ?=
 BOARD ?= esp32
 
@@ -100,16 +99,11 @@ pytest: $(STAMP) mp32
 
 # The firmware's own tests under the real `micropython` command, ESP32 heap, one process per
 # test module (each starts from a fresh heap, as a board does); a whole table (test_sim_*,
-# test_table_*: games, link, store, on this 64-bit port's heap) gets SIM_HEAP. test_sim_switch
-# plays three whole tables in one process, each loading another game's code from .mpy files
-# between the last one's data: on this port the fragments it leaves made it fail with 80 KB
-# free at 320k (as soon as the pin maps grew), so it gets SWITCH_HEAP; the 32-bit frozen run
-# below still holds it to the chip's 111,936 B.
+# test_table_*: games, link, store, on this 64-bit port's heap) gets SIM_HEAP.
 # Then again on the chip's interpreter, firmware frozen, at the ESP32's heap.
 mpytest: mpy mp32
 	@for t in $(FW_TESTS); do \
-		case $$t in test_sim_switch) heap=$(SWITCH_HEAP);; test_sim_*|test_table_*) \
-			heap=$(SIM_HEAP);; *) heap=$(HEAP);; esac; \
+		case $$t in test_sim_*|test_table_*) heap=$(SIM_HEAP);; *) heap=$(HEAP);; esac; \
 		MICROPYPATH=build/mpy:build/mpytests $(BIN)/micropython -X heapsize=$$heap \
 			-m mpy_runner $$t || exit 1; \
 	done

@@ -36,6 +36,7 @@ class Table:
         self.failures = 0  # steps and commands that raised (reported as `error` events)
         self._failed_at = None
         self._unsaid = 0  # failures since the last report
+        self._started = clock.ticks_ms()  # for the scan rate: the counter may read anything
 
     def about(self):
         return self.game.about() if self.game else {"game": None}
@@ -117,7 +118,8 @@ class Table:
             if not sense:
                 return "this table has no sensing"
             if name == "selftest":  # the hardware, what the game makes of the sensors
-                self.link.tell(sense.selftest(self.game, self.clock.ticks_ms()))
+                up = elapsed(self.clock.ticks_ms(), self._started)  # (up to 12.4 days)
+                self.link.tell(sense.selftest(self.game, up))
             else:  # every settled sensor edge also sent as a `sensor` message, or no more
                 sense.configure(calibrate=cmd.get("mode", "on") != "off")
             return None

@@ -33,9 +33,11 @@ class Debouncer:
         self.started = array("i", [0] * nbits)  # and when their raw change began
         self.primed = False
 
-    def prime(self, frame):
+    def prime(self, frame, now):
         """Take the first frame as settled (power-up: the board is what it is). Every sensor
-        that sees a magnet is an edge, so the layers above learn the board as it stands."""
+        that sees a magnet is an edge, so the layers above learn the board as it stands; its
+        change began now, when it was first read (not at tick 0: the counter may read
+        anything at power-up, after a soft reset or a wrap)."""
         n = 0
         for b in range(len(self.stable)):
             self.stable[b] = frame[b]
@@ -44,7 +46,7 @@ class Debouncer:
                 if frame[b] >> j & 1 and b * 8 + j < self.nbits:
                     self.edges[n] = b * 8 + j
                     self.levels[n] = 1
-                    self.started[n] = 0
+                    self.started[n] = now
                     n += 1
         self.primed = True
         return n
@@ -53,7 +55,7 @@ class Debouncer:
         """One raw frame at time `now` (ms). Returns how many edges settled; they are in
         edges[:n] (sensor index) and levels[:n] (1 = magnet present)."""
         if not self.primed:
-            return self.prime(frame)
+            return self.prime(frame, now)
         stable = self.stable
         pending = self._pending
         since = self._since

@@ -135,7 +135,7 @@ class Sense:
         """`selftest`'s report: what the board can tell about its own hardware, what the
         game makes of the sensors that see a magnet (a game with pieces on squares:
         check_sensors: stuck on, or a pawn out of place; stuck off, or a pawn missing), and
-        the scan rate reached in the `up` ms since power-up."""
+        the scan rate reached in the `up` ms since the table started."""
         b = self.hardware
         report = {"type": "selftest", "reader": "none fitted"}  # type: dict
         report["scan_hz"] = self.scans * 1000 // up if up else 0

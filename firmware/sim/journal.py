@@ -11,8 +11,8 @@ class PacedClock(VirtualClock):
     loaded machine it falls behind, it never jumps): the chaos harness needs a known ratio
     between the table's time and the host's real-time timeouts."""
 
-    def __init__(self, speed):
-        super().__init__()
+    def __init__(self, speed, start=0):
+        super().__init__(start=start)
         self.speed = speed
         self._t0 = time.ticks_ms()
 

@@ -21,6 +21,8 @@ class PhysicalTable:
     ball in a goal, on the chip models; boot() gives the firmware its Hardware on them.
     It outlives every boot of the simulated board (and a kill -9: sim/world.py)."""
 
+    # Two times: the world's (clock.now, never wrapping: the chips, the hands, the glitches)
+    # and the board's counter (clock.ticks_ms(), which wraps: only the firmware reads it).
     def __init__(self, hw_dir, clock):
         self.clock = clock
         names = hwmap.sensor_names(hw_dir)
@@ -29,7 +31,7 @@ class PhysicalTable:
         self.nbytes = nbytes
         self.part = hwmap.sensor_part(hw_dir)
         pins = hwmap.load(hw_dir, "pinmap.json")
-        now = clock.ticks_ms()
+        now = clock.now
         # the Hall sensors: outputs LOW over a magnet, updated at their own sampling period
         self.sensors = HallSwitches(len(names), self.part["part"], now)
         self._glitch = bytearray(nbytes)  # bits read inverted on the wire (noise) ...
@@ -40,7 +42,7 @@ class PhysicalTable:
             self.chain, c["baudrate"], c.get("polarity", 0), c.get("phase", 0), bitwise=False
         )
         r = pins["reader"]
-        self.reader_chip = MFRC522Chip(lambda: clock.ticks_ms() * 1000)
+        self.reader_chip = MFRC522Chip(lambda: clock.now * 1000)
         self.reader_spi = SPIBus(
             r["baudrate"], r.get("polarity", 0), r.get("phase", 0), (self.reader_chip,)
         )
@@ -87,10 +89,10 @@ class PhysicalTable:
         """The power goes and comes back: the reader's field drops (every tag on it wakes up
         again), the sensors restart and sample what is over them."""
         self.reader_chip.power_cut()
-        self.sensors.power_up(self.clock.ticks_ms())
+        self.sensors.power_up(self.clock.now)
 
     def _raw(self):
-        now = self.clock.ticks_ms()
+        now = self.clock.now
         for bit in list(self._glitch_until):
             if now >= self._glitch_until[bit]:
                 self._glitch[bit >> 3] &= ~(1 << (bit & 7))
@@ -103,7 +105,7 @@ class PhysicalTable:
         return out
 
     def tick(self):
-        now = self.clock.ticks_ms()
+        now = self.clock.now
         for name in list(self._unglitch):
             if now >= self._unglitch[name]:
                 del self._unglitch[name]
@@ -127,7 +129,7 @@ class PhysicalTable:
         return self.sensors.present(self.sensor(name))
 
     def set(self, name, level):
-        self.sensors.set(self.sensor(name), level, self.clock.ticks_ms())
+        self.sensors.set(self.sensor(name), level, self.clock.now)
 
     def unplug_chain(self, out=True):
         """The sensor chain's cable pulled out (out=False: put back). A board's pull-up on
@@ -136,12 +138,12 @@ class PhysicalTable:
 
     def glitch(self, name, ms):
         if name in self.goal_pins:  # a goal sensor reads the opposite for `ms`
-            self._unglitch[name] = self.clock.ticks_ms() + ms
+            self._unglitch[name] = self.clock.now + ms
             self._goal_pin(name)
             return
         i = self.sensor(name)
         self._glitch[i >> 3] |= 1 << (i & 7)
-        self._glitch_until[i] = self.clock.ticks_ms() + ms
+        self._glitch_until[i] = self.clock.now + ms
 
     def lay_card(self, card):
         """The card's tag enters the reader's field (on top of the discard pile). When a
@@ -172,7 +174,7 @@ class PhysicalTable:
 
     def press(self, button):
         self.button_pins[button].value(0)
-        self._release[button] = self.clock.ticks_ms() + BUTTON_MS
+        self._release[button] = self.clock.now + BUTTON_MS
 
     def goal(self, name, level):
         self.ball[name] = 1 if level else 0
@@ -213,7 +215,7 @@ class PhysicalTable:
         f.write("]}")
 
     def set_physical(self, d):
-        now = self.clock.ticks_ms()
+        now = self.clock.now
         for i in d["magnets"]:
             self.sensors.set(i, 1, now)
         self.sensors.power_up(now)  # the sensors start over what lies on them
@@ -229,7 +231,7 @@ class PhysicalTable:
 
         for i in range(len(self.names)):
             if self.sensors.present(i):
-                self.sensors.set(i, 0, self.clock.ticks_ms())
+                self.sensors.set(i, 0, self.clock.now)
         for s in range(CELLS):
             if pos.cells[s]:
                 self.set(square_name(s), 1)

@@ -5,10 +5,11 @@
 #   MICROPYPATH=build/mpy micropython -X heapsize=64k -m sim.run SCRIPT [--realtime]
 #       [--speed K] [--wait-host [--live-wait]] [--linger] [--boot HEX] [--journal FILE]
 #       [--ring BYTES] [--flash-ms MS]
-#       [--state DIR] [--world FILE]
+#       [--state DIR] [--world FILE] [--ticks-start MS]
 #   (run from firmware/; `plateau sim`, `plateau chaos` and `plateau resets` do all this;
 #   --state is the simulated flash, --world the physical table kept across kill -9:
-#   sim/world.py)
+#   sim/world.py; --ticks-start: what the board's tick counter reads at the start, -5000 for
+#   5 s before it wraps, as on a board up 12.4 days: clock.VirtualClock)
 # The ring's store must be one block of the heap: take it before the imports fragment it.
 from link.ring import Ring
 
@@ -108,7 +109,7 @@ class Sim:
         if package and "sim" in dir(package):
             delattr(package, "sim")
         if placed:
-            self.physical.sensors.power_up(clock.ticks_ms())  # the pieces were there already
+            self.physical.sensors.power_up(clock.now)  # the pieces were there already
 
     def boot(self, boot_id):
         """Power-up: everything in RAM is new (link, ring, game, sensing); the flash (the
@@ -154,8 +155,8 @@ class Sim:
 
     def advance(self, ms):
         """Let `ms` of table time pass, the firmware loop running as on the board."""
-        end = self.clock.ticks_ms() + ms
-        while self.clock.ticks_ms() < end and self.table.running:
+        end = self.clock.now + ms  # the world's time: the board's counter may wrap meanwhile
+        while self.clock.now < end and self.table.running:
             self.physical.tick()
             self.table.step()
             self.clock.sleep_ms(SCAN_MS)
@@ -365,14 +366,15 @@ class Capture:
         return out
 
 
-def play(path, hw_dir, boot="00000000", state=None):
-    """Plays a script file through the firmware in this process; returns the events."""
+def play(path, hw_dir, boot="00000000", state=None, start=0):
+    """Plays a script file through the firmware in this process; returns the events.
+    `start`: the board's tick counter at the start (clock.VirtualClock)."""
     with open(path) as f:
         settings = read(f)
     t = Capture()
     # the module's ring, as a board has one (a boot clears it): a second 16 KB one would not
     # fit beside the simulator at an ESP32's heap
-    Sim(settings, path, VirtualClock(), t, boot, hw_dir, None, state).run()
+    Sim(settings, path, VirtualClock(start=start), t, boot, hw_dir, None, state).run()
     return t.events()
 
 
@@ -424,11 +426,12 @@ def main(argv):
     hw_dir = option(argv, "--hardware", "../../hardware")
     state = option(argv, "--state")
     speed = option(argv, "--speed")
-    clock = VirtualClock("--realtime" in argv)
+    start = int(option(argv, "--ticks-start", 0))
+    clock = VirtualClock("--realtime" in argv, start)
     if speed:
         from sim.journal import PacedClock
 
-        clock = PacedClock(float(speed))
+        clock = PacedClock(float(speed), start)
     ring = option(argv, "--ring")  # a smaller ring: the chaos harness makes it lose events
     journal = option(argv, "--journal")
     world = option(argv, "--world")

@@ -51,6 +51,7 @@ class TockGame(CardGame):
         self.occ = bytearray(CELLS)  # what the sensors show, track and home
         self.camp = bytearray(16)  # and camp slots
         self._looked = False  # the first scan (every sensor that sees a magnet) is over
+        self.last_edge = 0  # when a sensor last changed (hands): from the first look on
         self.new_game(self._start())
 
     def _start(self):
@@ -69,7 +70,6 @@ class TockGame(CardGame):
         self.touched = set()
         self._air = []  # cells (or 100 + camp slot) lifted and not yet set down
         self._lifts = 0  # lifts since the air was last empty
-        self.last_edge = 0
         self.dirty = True  # the board changed since it was last read
         self.agreement = _AGREES  # the pawns seen against the game: _AGREES, _WRONG or _REPORTED
         self.wrong = ""  # how ("camp", "no-card", "illegal"), read when not _AGREES
@@ -319,7 +319,12 @@ class TockGame(CardGame):
     def step(self, now, settled=True):
         """Once per scan. `settled`: no sensor is mid-change (sense.busy() is False)."""
         self.started(now)
-        self._looked = True
+        if not self._looked:
+            # the board as found (power-up, a game loaded): quiet from this first look on,
+            # never from tick 0 (the counter may read anything then, after a wrap too), so
+            # a move found on it and the board's wrong time count from here
+            self._looked = True
+            self.last_edge = now
         if not settled or elapsed(now, self.last_edge) < self.settle_ms:
             return
         if self.dirty:

@@ -340,12 +340,17 @@ def _game_line(row: tuple) -> str:
 
 def _show_game(row: tuple) -> int:
     """One game: its line, then its events from the log (times from the board's clock)."""
+    from plateau.fw.clock import elapsed
     from plateau.logger import read_log
     from plateau.view import show
 
     gid, log, *_, first, last = row
     say(_game_line(row))
-    times, lines = [], []
+    # A move's "t" is the board's tick counter, which wraps every 12.4 days and restarts at a
+    # reset: the length is the sum of the steps between timed events, none across a reset.
+    lines = []
+    timed = span = 0
+    at = boot = None
     try:
         for line, ev, _why in read_log(log):
             if line < first:
@@ -354,14 +359,17 @@ def _show_game(row: tuple) -> int:
                 break
             if ev is None:
                 continue
+            if ev.get("type") == "resumed" or ev.get("boot", boot) != boot:
+                at, boot = None, ev.get("boot", boot)
             t = ev.get("t")
             if isinstance(t, int):
-                times.append(t)
+                span += 0 if at is None else elapsed(t, at)
+                at, timed = t, timed + 1
             lines.append(show(ev, row[2]))
     except OSError as e:
         raise UsageError(f"the game's log {clean(log)}: {e.strerror}") from None
-    if len(times) > 1:
-        s = (max(times) - min(times)) // 1000
+    if timed > 1:
+        s = span // 1000
         say(f"duration {s // 60} min {s % 60:02d} s (board clock, first to last timed event)")
     for text in lines:
         say(text)
