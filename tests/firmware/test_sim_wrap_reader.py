@@ -20,7 +20,8 @@ def _reads(start, seed):
     the scan loop polls it: when each read reaches the table (true time), and what."""
     from hal.mfrc522 import MFRC522
     from sense.cards import CardReads
-    from sim.chips import MFRC522Chip, SPIBus
+    from sim.chips.mfrc522 import MFRC522Chip
+    from sim.chips.spi import SPIBus
 
     r = Rand(seed)
     clock = VirtualClock(start=start)

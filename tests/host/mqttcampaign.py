@@ -40,7 +40,7 @@ sys.path.insert(0, str(ROOT / "host_tools"))
 import paho.mqtt.client as mqtt  # noqa: E402
 
 from plateau.club.broker import free_port, mosquitto  # noqa: E402
-from plateau.logger import Repeats  # noqa: E402
+from plateau.repeats import Repeats  # noqa: E402
 
 USERS = {"t1": "t1-secret", "club": "club-secret"}
 

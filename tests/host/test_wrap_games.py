@@ -25,7 +25,10 @@ from conftest import REPORT
 
 from plateau import HARDWARE
 from plateau.build import BUILD, build, mpy_cross
-from plateau.gen import generate, generate_holdem, generate_pocha, generate_weykick
+from plateau.games.holdem.generate import generate as generate_holdem
+from plateau.games.pocha.generate import generate as generate_pocha
+from plateau.games.tock.generate import generate
+from plateau.games.weykick.generate import generate as generate_weykick
 from plateau.sim import SIM_HEAP, micropython
 
 CHIP_HEAP = 111936
