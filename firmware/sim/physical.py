@@ -2,6 +2,8 @@
 # magnet, which tags lie on the reader, which buttons are down, a ball in a goal), behind the
 # real drivers, through the chip models of sim/chips/ wired as hardware/pinmap.json says (SPI
 # modes and clocks included) and the same hardware maps the board loads. Never deployed.
+import gc
+
 from hal import hwmap
 from hal.hwmap import Hardware
 from hal.inputs import Inputs
@@ -14,6 +16,11 @@ from sim.chips.mfrc522 import MFRC522Chip
 from sim.chips.spi import SPIBus
 
 BUTTON_MS = 120  # how long a simulated press holds the button down
+
+
+def _bus(p):
+    """(baudrate, polarity, phase): an SPI bus as the pin map gives it."""
+    return p["baudrate"], p.get("polarity", 0), p.get("phase", 0)
 
 
 class PhysicalTable:
@@ -30,22 +37,24 @@ class PhysicalTable:
         nbytes = (len(names) + 7) // 8
         self.nbytes = nbytes
         self.part = hwmap.sensor_part(hw_dir)
+        # only what the models need of the pin map, then the parse collected before the
+        # models are made: left between them, its pieces split the heap of a test that plays
+        # many tables in one process (a later boot's 1 KB failed with 23 KB free, at the
+        # chip's heap, once the pin map grew by the LEDs', displays' and buzzer's keys)
         pins = hwmap.load(hw_dir, "pinmap.json")
+        c, r = _bus(pins["shift_chain"]), _bus(pins["reader"])
+        vcc = pins["shift_chain"].get("vcc", 3.3)
+        pins = None
+        gc.collect()
         now = clock.now
         # the Hall sensors: outputs LOW over a magnet, updated at their own sampling period
         self.sensors = HallSwitches(len(names), self.part["part"], now)
         self._glitch = bytearray(nbytes)  # bits read inverted on the wire (noise) ...
         self._glitch_until = {}  # ... until these times (bit -> ms)
-        c = pins["shift_chain"]
-        self.chain = HC165Chain(nbytes, self._raw, c.get("vcc", 3.3))
-        self.chain_spi = ChainSPI(
-            self.chain, c["baudrate"], c.get("polarity", 0), c.get("phase", 0), bitwise=False
-        )
-        r = pins["reader"]
+        self.chain = HC165Chain(nbytes, self._raw, vcc)
+        self.chain_spi = ChainSPI(self.chain, c[0], c[1], c[2], bitwise=False)
         self.reader_chip = MFRC522Chip(lambda: clock.now * 1000)
-        self.reader_spi = SPIBus(
-            r["baudrate"], r.get("polarity", 0), r.get("phase", 0), (self.reader_chip,)
-        )
+        self.reader_spi = SPIBus(r[0], r[1], r[2], (self.reader_chip,))
         self.button_pins = {"undo": Pin(1), "new": Pin(1), "pause": Pin(1)}
         self.goal_pins = {"A": Pin(1), "B": Pin(1)}
         self._release = {}  # button -> time to let go
