@@ -37,6 +37,7 @@ from games.settings import digits
 COLOURS = "RGBY"
 TRACK = const(72)
 CELLS = const(88)
+REACH = const(92)  # Position.reach()'s cells: the squares, then a camp per colour (CELLS + c)
 ANY = const(4)  # `turn` after a joker (T18)
 _HISTORY = const(4)  # moves a played position keeps for undo (each costs heap on the board)
 
@@ -520,18 +521,25 @@ class Position:
         """T10: a track pawn steps 4 back; never into home."""
         if s >= TRACK:
             return "a pawn in home never moves backward (T16)"
+        code = self._backward(c, s, team)
+        if code & 7 == _PASS:
+            return _cannot_pass(s, code >> 3, "T10")
+        return _why(code, c, s, 4) if code else None
+
+    def _backward(self, c, s, team):
+        """backward() of a track pawn without words: 0 when done, else a refusal code."""
         p = s
         for i in range(1, 5):
             p = (p - 1) % TRACK
             if i < 4 and _own_side(self.cells[p], team):
-                return _cannot_pass(s, p, "T10")
+                return _PASS | p << 3
         why = self._land(p, team)
         if why:
-            return _why(why, c, s, 4)
+            return why
         self._leave(c, s)
         self.cells[p] = c + 1
         self.last_to = p
-        return None
+        return 0
 
     def _enter_waiting(self):
         """T14: a waiting pawn enters CH1 the moment CH1 frees."""
@@ -582,6 +590,84 @@ class Position:
                 if k not in found:
                     found[k] = m
         return list(found.values())
+
+    # --- hints (the board's lights, issue 29) -------------------------------------------
+
+    def reach(self, card, out, s=-1):
+        """Where the card can take pawns, for the lights, without listing its moves; `out`
+        (a bytearray of REACH cells, cleared here) is filled, nothing is allocated.
+        s = -1: the pawns that have a legal move: out[q] = 1 under each, and
+        out[CELLS + c] = 1 when a pawn of colour c may leave its camp (T8).
+        s = a square, or CELLS + c for colour c's camp: out[q] = 1 on each square that
+        pawn ends on in some legal play of the card: the end of its part of a 7 in some
+        split (T11), the other pawn's square for a Jack (T12); a waiting pawn that slips
+        into CH1 as another pawn frees it (T14) ends there too. Captured pawns are not
+        the mover's. All seats after a joker (T18). Returns how many cells are set."""
+        if not isinstance(card, Card):
+            card = Card(card)
+        self._check_card(card)
+        out[:CELLS] = _SEVEN.zero
+        for c in range(4):
+            out[CELLS + c] = 0
+        for seat in self._seats_to_try():
+            if card.rank == "7":
+                seven = _SEVEN
+                seven.ends(self, seat, _NONE if s < 0 else s)
+                hit = seven.hit
+                for i in range(seven.npawns):
+                    if s < 0 or seven.pawn_s[i] == s:
+                        bit = 1 << i
+                        for q in range(CELLS):
+                            if hit[q] & bit:
+                                out[q if s >= 0 else seven.pawn_s[i]] = 1
+            else:
+                self._reach_one(seat, card, out, s)
+        return len(out) - out.count(0)
+
+    def _reach_one(self, seat, card, out, s):
+        """reach() of any card but a 7 for one seat, each step played on a scratch
+        position."""
+        own = self.own_for_card(seat)
+        team = self.team_colours(seat)
+        cells = self.cells
+        r = card.rank
+        if r == "J":
+            mine = self.flags["swap"] == "own-with-any"
+            for a in range(TRACK):
+                if not self.can_swap(a) or s >= 0 and a != s:
+                    continue
+                for b in range(TRACK):
+                    if b != a and self.can_swap(b):
+                        if not mine or cells[a] - 1 in own or cells[b] - 1 in own:
+                            out[b if s >= 0 else a] = 1
+            return
+        if r in ("A", "K", JOKER):
+            for c in own:
+                q = start_square(c)
+                if (s < 0 or s == CELLS + c) and self.camp(c) and not _own_side(cells[q], team):
+                    out[q if s >= 0 else CELLS + c] = 1
+            if r == JOKER or (r == "K" and self.flags["king"] == "exit-only"):
+                return
+        p = _SEVEN.levels[0]  # scratch: no search is under way
+        p.flags = self.flags
+        for c in own:
+            q = cells.find(_PAWN[c])
+            while q >= 0:
+                p.cells[:] = cells
+                p.waiting = self.waiting
+                if r == "4":
+                    code = p._backward(c, q, team) if q < TRACK else 1
+                else:
+                    code = p._forward(c, q, STEPS[r], team)
+                if not code:
+                    if s < 0 or s == q:
+                        out[p.last_to if s >= 0 else q] = 1
+                    w = self.waiting & ~p.waiting
+                    for o in own:  # a waiting pawn that slipped into CH1 (T14)
+                        e = entry_square(o)
+                        if w >> o & 1 and q != e and not p.cells[e] and (s < 0 or s == e):
+                            out[home_square(o, 1) if s >= 0 else e] = 1
+                q = cells.find(_PAWN[c], q + 1)
 
     def _check_card(self, card):
         if card.rank == JOKER and not self.flags["jokers"]:
@@ -968,6 +1054,7 @@ class _Caught:
 
 
 _PAWN = (b"\x01", b"\x02", b"\x03", b"\x04")  # a pawn of each colour, as cells hold it
+
 _OPTS = const(20)  # options of one pawn in a 7, at most: 0 steps, 4 free, 7 x 2 ends
 _NONE = const(255)  # no square
 
@@ -1020,6 +1107,14 @@ class _Seven:
         self.memo = bytearray(4 << 7)  # per `done`: two states seen (16 bits each, 0 = none)
         self.no_memo = bytearray(4 << 7)
         self.failed = False  # an order failed in this split: states are remembered
+        self.part_i = bytearray(7)  # the pawn (index into pawn_*) that plays each part
+        self.hit = bytearray(CELLS)  # reach: bit i on each square pawn i can end on (ends())
+        self.known = bytearray(8)  # reach: per pawn, the steps whose end is already hit
+        self.target = _NONE  # reach: the one pawn asked about, or _NONE for every pawn
+        self.reaching = False  # reach() rather than search for a move
+        self.stop = True  # stop at the first order that plays out (a check, has_move)
+        self.sensitive = False  # this split's result may depend on the order (T14)
+        self.seen = None  # type: set | None  # collect: the results already made a Move
         self.pos = self.levels[0]  # the position searched (set by search())
         self.after = None  # type: Position | None
         self.collect = None  # type: list | None
@@ -1048,13 +1143,18 @@ class _Seven:
                 s = seen.find(pawn, s + 1)
         return -1
 
-    def search(self, pos, seat, after, collect=None, card=None):
+    def search(self, pos, seat, after, collect=None, card=None, reaching=False):
         """True when an order of a split plays out (to `after`'s placement when given);
         the split and order found stay in part_* and order. With `collect` (a list: the
-        host's enumeration), every order's Move is appended to it and the search goes on."""
+        host's enumeration), a Move of each result is appended to it and the search goes
+        on; `reaching`, each pawn's ends are marked in `hit` (see ends())."""
         self.pos = pos
         self.after = after
         self.collect = collect
+        self.reaching = reaching
+        self.stop = collect is None and not reaching
+        if collect is not None:
+            self.seen = set()
         self.card = card
         self.seat = seat
         self.own = own = pos.own_for_card(seat)
@@ -1086,7 +1186,47 @@ class _Seven:
                     n += 1
                 s = cells.find(_PAWN[c], s + 1)
         self.npawns = n
-        return self._assign(0, 7, 0)
+        if reaching:
+            self.hit[:] = self.zero
+            k = self.target
+            for i in range(n):  # pawns not asked about count as known: their splits are
+                self.known[i] = 0 if k == _NONE or self.pawn_s[i] == k else 255  # skipped
+        found = self._assign(0, 7, 0)
+        self.seen = None
+        return found
+
+    def ends(self, pos, seat, s):
+        """Mark in `hit` (bit i on a square: pawn_s[i] can end there) the ends of the
+        seat's pawns in every legal 7 (T11), of every pawn or of the one on s (_NONE: every
+        pawn). A split is played only while it can still show an end not yet marked, and
+        only until one order of it plays out unless the order can change where a pawn
+        ends (a part ending on its C16, T14). Allocates nothing."""
+        self.target = s
+        self.search(pos, seat, None, None, None, True)
+        self.target = _NONE
+        if not self.npawns:
+            self.hit[:] = self.zero  # no pawn to move: nothing searched, nothing marked
+
+    def _hit(self, lv):
+        """An order played out: each pawn's end marked, its steps known. A part that
+        ended waiting on its C16 and a waiting pawn that played none end in CH1 if their
+        colour no longer waits (they slipped in as CH1 freed, T14)."""
+        hit = self.hit
+        for d in range(self.n):
+            j = self.order[d]
+            i = self.part_i[j]
+            c = self.part_c[j]
+            f = self.dest[d]
+            if f == c * 18 + 15 and not lv.waiting >> c & 1:
+                f = home_square(c, 1)
+            hit[f] |= 1 << i
+            self.known[i] |= 1 << self.part_k[j]
+        w = self.pos.waiting & ~lv.waiting
+        if w:
+            for i in range(self.npawns):
+                c = self.pawn_c[i]
+                if w >> c & 1 and self.pawn_s[i] == c * 18 + 15 and not self.pick_k[i]:
+                    hit[home_square(c, 1)] |= 1 << i
 
     def refusal(self):
         """Why the first part refused was refused, in words, or None."""
@@ -1237,22 +1377,78 @@ class _Seven:
         """The split picked: its parts (pawns that move, in pawn order), played in every
         order the rules allow."""
         n = 0
+        new = False  # reaching: a part whose end is not yet known
+        # where every order that plays out gives one result (no part ends on its own C16,
+        # T14; no free part), the first order found is enough, and _greedy finds it
+        # unless a waiting pawn's part must go before its colour's CH1 frees
+        sensitive = False
+        home = 0  # colours with a part in home
+        leaves = 0  # colours whose waiting pawn plays a part on the track
         for i in range(self.npawns):
             k = self.pick_k[i]
             if k:
                 c = self.pawn_c[i]
+                s = self.pawn_s[i]
+                free = self.pick_free[i]
                 self.part_c[n] = c
-                self.part_s[n] = home_square(c, 1) if self.pick_free[i] else self.pawn_s[i]
+                self.part_s[n] = home_square(c, 1) if free else s
                 self.part_k[n] = k
+                self.part_i[n] = i
+                if free or self.exact16 and s < TRACK and (c * 18 + 15 - s) % TRACK == k:
+                    sensitive = True
+                if s >= TRACK:
+                    home |= 1 << c
+                elif s == c * 18 + 15:
+                    leaves |= self.pos.waiting & 1 << c
+                if not self.known[i] >> k & 1:
+                    new = True
                 n += 1
         self.n = n
-        if not n:
+        # reaching: a pawn that waits may slip into CH1 in any split, so none is skipped
+        if not n or self.reaching and not new and not sensitive and not self.pos.waiting:
             return False
+        self.sensitive = sensitive
+        if not sensitive and not home & leaves:
+            return self._greedy() and self.stop
         self.memo[:] = self.no_memo
         self.failed = False
-        return self._orders(0, 0)
+        return self._orders(0, 0) and self.stop
 
     # the orders
+
+    def _greedy(self):
+        """The parts of a split whose order cannot change its result, played in one pass:
+        at each level the first part (front pawns first) that can play now. Such a split
+        plays out in some order only if in this one: a pawn may pass no pawn of its side
+        (T9, T15, T16), so a part that can play now ends short of every pawn of its side
+        ahead of it, and it stops no part that could have played before it (whose path
+        did not reach it). A waiting pawn that plays no part slips into CH1 whenever it
+        frees; one that plays on the track must go before (the full search, _orders)."""
+        n = self.n
+        done = 0
+        for d in range(n):
+            lv = self.levels[d]
+            nxt = self.levels[d + 1]
+            for j in range(n - 1, -1, -1):
+                if done >> j & 1:
+                    continue
+                nxt.cells[:] = lv.cells
+                nxt.waiting = lv.waiting
+                nxt.captured.at = _NONE  # a _Caught (see levels)
+                code = nxt._forward(self.part_c[j], self.part_s[j], self.part_k[j], self.team)
+                if not code:
+                    break
+                if not self.refused:
+                    self.refused = code
+                    self.refused_c = self.part_c[j]
+                    self.refused_s = self.part_s[j]
+                    self.refused_k = self.part_k[j]
+            else:
+                return False
+            done |= 1 << j
+            self.order[d] = j
+            self.dest[d] = nxt.last_to
+        return self._orders(n, done)
 
     def _orders(self, d, done):
         """Play the parts not in `done` (a bit per part) on from levels[d], in every order
@@ -1263,10 +1459,16 @@ class _Seven:
         if done == (1 << n) - 1:
             if self.after is not None and cells != self.after.cells:
                 return False
-            if self.collect is None:
+            if self.stop:
                 return True
-            self.collect.append(self.move())
-            return False
+            if self.reaching:
+                self._hit(lv)
+            else:
+                key = bytes(cells) + bytes((lv.waiting,))
+                if key not in self.seen:  # type: ignore[operator]  # a set when collecting
+                    self.seen.add(key)  # type: ignore[union-attr]
+                    self.collect.append(self.move())  # type: ignore[union-attr]
+            return not self.sensitive  # the order does not matter: on to the next split
         # a state is met again only after an order failed from it: it is remembered then
         if self.failed and self._state(done, lv, False):
             return False
@@ -1275,7 +1477,7 @@ class _Seven:
         now = self.moved[d + 1]
         part_c = self.part_c
         part_s = self.part_s
-        for j in range(n):
+        for j in range(n - 1, -1, -1):  # front pawns first: they let the others by (T11)
             if done >> j & 1:
                 continue
             c = part_c[j]
