@@ -1108,6 +1108,7 @@ class _Seven:
         self.no_memo = bytearray(4 << 7)
         self.failed = False  # an order failed in this split: states are remembered
         self.part_i = bytearray(7)  # the pawn (index into pawn_*) that plays each part
+        self.after_part = bytearray(7)  # a free part: the part that frees its CH1 first
         self.hit = bytearray(CELLS)  # reach: bit i on each square pawn i can end on (ends())
         self.known = bytearray(8)  # reach: per pawn, the steps whose end is already hit
         self.target = _NONE  # reach: the one pawn asked about, or _NONE for every pawn
@@ -1217,7 +1218,7 @@ class _Seven:
             i = self.part_i[j]
             c = self.part_c[j]
             f = self.dest[d]
-            if f == c * 18 + 15 and not lv.waiting >> c & 1:
+            if f == c * 18 + 15 and self.exact16 and not lv.waiting >> c & 1:
                 f = home_square(c, 1)
             hit[f] |= 1 << i
             self.known[i] |= 1 << self.part_k[j]
@@ -1404,6 +1405,14 @@ class _Seven:
                     new = True
                 n += 1
         self.n = n
+        for j in range(n):
+            self.after_part[j] = _NONE
+            if self.pick_free[self.part_i[j]]:  # its pawn slips in once CH1's pawn moved
+                for h in range(n):
+                    if self.part_s[h] == self.part_s[j] and not self.pick_free[self.part_i[h]]:
+                        self.after_part[j] = h
+                if self.after_part[j] == _NONE:
+                    return False  # CH1's pawn stays: the waiting pawn never slips in
         # reaching: a pawn that waits may slip into CH1 in any split, so none is skipped
         if not n or self.reaching and not new and not sensitive and not self.pos.waiting:
             return False
@@ -1486,6 +1495,9 @@ class _Seven:
             # for its pawn to slip into CH1)
             if cells[s] != c + 1 or moved[s]:
                 continue
+            h = self.after_part[j]
+            if h != _NONE and not done >> h & 1:
+                continue  # a free part: CH1 still holds its own pawn
             nxt.cells[:] = cells
             nxt.waiting = lv.waiting
             nxt.captured.at = _NONE  # a _Caught (see levels)
