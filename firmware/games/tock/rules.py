@@ -39,6 +39,7 @@ TRACK = const(72)
 CELLS = const(88)
 REACH = const(92)  # Position.reach()'s cells: the squares, then a camp per colour (CELLS + c)
 ANY = const(4)  # `turn` after a joker (T18)
+_NONE = const(255)  # no square, no pawn
 _HISTORY = const(4)  # moves a played position keeps for undo (each costs heap on the board)
 
 # Why a step is refused, as a code (kind | square << 3) that the 7's search keeps without
@@ -622,7 +623,11 @@ class Position:
                                 out[q if s >= 0 else seven.pawn_s[i]] = 1
             else:
                 self._reach_one(seat, card, out, s)
-        return len(out) - out.count(0)
+        n = 0
+        for q in range(REACH):
+            if out[q]:
+                n += 1
+        return n
 
     def _reach_one(self, seat, card, out, s):
         """reach() of any card but a 7 for one seat, each step played on a scratch
@@ -1055,8 +1060,12 @@ class _Caught:
 
 _PAWN = (b"\x01", b"\x02", b"\x03", b"\x04")  # a pawn of each colour, as cells hold it
 
+_N_TRACK = const(0)  # the nodes of _Seven._dp: a pawn on the track,
+_N_HOME = const(1)  # a pawn in its home,
+_N_WT = const(2)  # a waiting pawn's part on the track (before its CH1 frees),
+_N_WF = const(3)  # the same pawn once it may have slipped into CH1
+_FAIL = const(254)  # _Seven._walk: the step may not be played
 _OPTS = const(20)  # options of one pawn in a 7, at most: 0 steps, 4 free, 7 x 2 ends
-_NONE = const(255)  # no square
 
 
 class _Seven:
@@ -1116,6 +1125,10 @@ class _Seven:
         self.stop = True  # stop at the first order that plays out (a check, has_move)
         self.sensitive = False  # this split's result may depend on the order (T14)
         self.seen = None  # type: set | None  # collect: the results already made a Move
+        self.w_obs = self.w_ext = 0  # _walk's state after the step
+        self.nn = 0  # _dp's nodes
+        self.es = 3  # _dp: bytes a state
+        self.per = 29  # _dp: states a buffer
         self.pos = self.levels[0]  # the position searched (set by search())
         self.after = None  # type: Position | None
         self.collect = None  # type: list | None
@@ -1202,11 +1215,396 @@ class _Seven:
         pawn). A split is played only while it can still show an end not yet marked, and
         only until one order of it plays out unless the order can change where a pawn
         ends (a part ending on its C16, T14). Allocates nothing."""
+        if self._dp(pos, seat):
+            return
         self.target = s
         self.search(pos, seat, None, None, None, True)
         self.target = _NONE
         if not self.npawns:
             self.hit[:] = self.zero  # no pawn to move: nothing searched, nothing marked
+
+    # the ends by dynamic programming, for the hints
+
+    def _dp(self, pos, seat):
+        """ends() without listing splits: the own pawns taken one at a time, front pawns
+        first (as _greedy plays them: T9, no pawn passes one of its side), each with 0..7
+        steps. What a pawn still to come needs of those already taken is small: the
+        nearest of them ahead on the track (it may not pass it), and near a home the
+        home's squares and its waiting pawn (T14-T16); the steps and parts used so far are
+        a bit mask (bit t + 8 p). A forward pass keeps, level by level, those states and
+        their masks; a backward pass, which of them can still make 7; a pawn's step is
+        legal in some split when both meet. Returns False (the search then answers) for
+        the flags it has no room for (seven_max_pawns 3 to 6) or a level of more states
+        than its buffers hold; allocates nothing (its levels are the search's buffers)."""
+        m = pos.flags["seven_max_pawns"]
+        if 2 < m < 7:
+            return False
+        own = pos.own_for_card(seat)
+        self.pos = pos
+        self.own = own
+        self.team = team = pos.team_colours(seat)
+        self.exact16 = pos.flags["home_entry"] == "exact16"
+        cells = pos.cells
+        block = self.taken  # partner pawns (1: not to pass) and occupied 18s (2: not to land)
+        block[:] = self.zero
+        for c in team:
+            if c not in own:
+                q = cells.find(_PAWN[c], 0, TRACK)
+                while q >= 0:
+                    block[q] = 1
+                    q = cells.find(_PAWN[c], q + 1, TRACK)
+        for q in range(17, TRACK, 18):
+            if cells[q] and cells[q] - 1 not in team:
+                block[q] = 2
+        nd = self.opt_k  # the nodes: kind, pawn, position, active colour, sort key
+        n = 0
+        nn = 0
+        for c in own:
+            q = cells.find(_PAWN[c])
+            while q >= 0:
+                self.pawn_c[n] = c
+                self.pawn_s[n] = q
+                e = c * 18 + 15
+                if q >= TRACK:  # deeper first, after the waiting pawn's track part
+                    nn = self._node(nn, _N_HOME, n, e, 8 + q - TRACK - 4 * c)
+                elif q == e and pos.waiting >> c & 1:
+                    nn = self._node(nn, _N_WT, n, e, 15)
+                    nn = self._node(nn, _N_WF, n, e, 4)
+                else:
+                    nn = self._node(nn, _N_TRACK, n, q, 2)
+                n += 1
+                q = cells.find(_PAWN[c], q + 1)
+        self.npawns = n
+        self.hit[:] = self.zero
+        if not n:
+            return True
+        # front first: positions measured from the pawn behind the widest gap (at least 9
+        # squares: 8 pawns at most on 72), so that no path reaches a pawn taken later
+        back = 0
+        wide = -1
+        for j in range(nn):
+            gap = TRACK
+            for h in range(nn):
+                d = (nd[32 + j] - nd[32 + h]) % TRACK
+                if d and d < gap:
+                    gap = d
+            if gap > wide:
+                wide = gap
+                back = nd[32 + j]
+        for j in range(nn):
+            key = (nd[32 + j] - back) % TRACK * 16 + nd[64 + j]
+            nd[80 + j] = key >> 8
+            nd[96 + j] = key & 255
+        for j in range(nn):  # selection sort, the front first
+            b = j
+            for h in range(j + 1, nn):
+                if nd[80 + h] << 8 | nd[96 + h] > nd[80 + b] << 8 | nd[96 + b]:
+                    b = h
+            for f in range(0, 112, 16):
+                nd[f + j], nd[f + b] = nd[f + b], nd[f + j]
+        for j in range(nn):  # the home whose state it needs: the one it is near
+            nd[48 + j] = _NONE
+            x = nd[32 + j]
+            for c in own:
+                if (c * 18 + 15 - x) % TRACK <= 7:
+                    nd[48 + j] = c
+        nd[48 + nn] = _NONE
+        # what the nodes from j on need of the state (_dp's normalization): the pawn
+        # ahead only within reach of the next pawn on the track (80 + j: its square),
+        # of the home (144 + j) its squares and its waiting pawn as they read them
+        x = _NONE
+        need = 0
+        for j in range(nn, -1, -1):
+            if j < nn:
+                if nd[j] == _N_TRACK or nd[j] == _N_WT:
+                    x = nd[32 + j]
+                if nd[48 + j] != nd[49 + j]:
+                    need = 0
+                if nd[j] == _N_HOME or nd[j] == _N_WF:
+                    need = 63
+                elif nd[j] == _N_TRACK:
+                    need |= 48  # its waiting pawn in the way
+                    if self.pawn_c[nd[16 + j]] == nd[48 + j]:  # its own home
+                        need |= 1 if self.exact16 else 15
+            nd[80 + j] = x
+            nd[144 + j] = need
+        for j in range(1, nn + 1):  # the home a level starts from when its node needs
+            nd[128 + j] = _NONE  # another than the node before: as it stands at first
+            if j == nn:
+                nd[128 + j] = 0
+            elif nd[48 + j] != nd[47 + j]:
+                nd[128 + j] = self._home(nd[48 + j]) & nd[144 + j]
+        for j in range(nn):  # a pawn far from any home: the steps its path allows
+            nd[112 + j] = 0
+            if nd[j] == _N_TRACK and nd[48 + j] == _NONE:
+                x = nd[32 + j]
+                a = 1
+                for k in range(1, 8):
+                    q = (x + k) % TRACK
+                    if block[q] == 1:
+                        break
+                    if not block[q]:
+                        a |= 1 << k
+                nd[112 + j] = a
+        pt = m < 7  # parts counted (bit t + 8 p), else steps alone (bit t)
+        self.es = es = 5 if pt else 3  # a state: nearest pawn ahead, home, mask
+        rep = 0x10101 if m == 2 else 0x101 if m == 1 else 1
+        self.nn = nn
+        count = self.opt_free
+        count[0] = 0
+        self.per = 88 // es  # states a buffer holds: the levels follow one another in them
+        self._start(0, 0)
+        self._put(0, _NONE, self._home(nd[48]) & nd[144], 1)
+        # forward: the states each level can be in, with the (steps, parts) that get there;
+        # backward: which of them can still make 7 (memo, two levels at a time); where
+        # a step of a state that is reached leads to one that can finish, that step's end
+        memo = self.memo
+        hit = self.hit
+        for back in (False, True):
+            if back:
+                if count[nn] > 85:
+                    return False
+                o = (nn & 1) * 256
+                for e in range(count[nn]):  # all played: 7 steps, any parts
+                    memo[o] = 128
+                    memo[o + 1] = 128 if pt else 0
+                    memo[o + 2] = 128 if m == 2 else 0
+                    o += 3
+            per = self.per
+            lim = per * es
+            for jj in range(nn):
+                j = nn - 1 - jj if back else jj
+                if not back:
+                    count[j + 1] = 0
+                    self._start(j + 1, self._first(j) + count[j])
+                    if count[j] > 85:
+                        return False  # more back masks than memo holds
+                at = self._first(j)
+                c = at // per
+                o = (at - c * per) * es - es
+                buf = self._buf(c)
+                at = self._first(j + 1)
+                c2 = at // per
+                o2 = (at - c2 * per) * es
+                kind = nd[j]
+                plain = nd[112 + j]
+                x = nd[32 + j]
+                x2 = nd[81 + j]  # what the nodes after need of the state
+                ext2 = nd[129 + j]
+                need = nd[145 + j]
+                top = 3 if kind == _N_HOME or kind == _N_WF else 7
+                bit = 1 << nd[16 + j]
+                mine = (j & 1) * 256
+                theirs = 256 - mine
+                for e in range(count[j]):
+                    o += es
+                    if o == lim:
+                        c += 1
+                        buf = self._buf(c)
+                        o = 0
+                    obs = buf[o]
+                    ext = buf[o + 1]
+                    f = buf[o + 2] | buf[o + 3] << 8 | buf[o + 4] << 16 if pt else buf[o + 2]
+                    if plain:
+                        d = (obs - x) % TRACK if obs != _NONE else 8
+                        allowed = plain & ((1 << d) - 1)
+                    b = 0
+                    for k in range(top + 1):
+                        if plain:
+                            if not allowed >> k & 1:
+                                continue
+                        if not k:
+                            g = f
+                        elif pt:
+                            g = (f & (255 >> k) * rep) << (k + 8) & 255 * rep
+                        else:
+                            g = f << k & 255
+                        if not g:
+                            continue
+                        if plain:
+                            end = x + k if x + k < TRACK else x + k - TRACK
+                            obs2 = end
+                            e2 = ext
+                            if not k:
+                                end = _NONE
+                        else:
+                            end = self._walk(j, obs, ext, k)
+                            if end == _FAIL:
+                                continue
+                            obs2 = self.w_obs
+                            e2 = self.w_ext
+                        # the state as the next level keeps it: a pawn ahead out of the
+                        # next node's reach is none, a home it does not need the one it
+                        # needs (as it stands at the start); all played, the mask alone
+                        if obs2 != _NONE and (x2 == _NONE or (obs2 - x2) % TRACK > 7):
+                            obs2 = _NONE
+                        e2 = e2 & need if ext2 == _NONE else ext2
+                        if not back:
+                            if not self._put(j + 1, obs2, e2, g):
+                                return False
+                            continue
+                        q = theirs
+                        p = o2
+                        nb = c2
+                        nxt = self._buf(nb)
+                        for _ in range(count[j + 1]):  # (a range of constant step: no object)
+                            if p == lim:
+                                nb += 1
+                                nxt = self._buf(nb)
+                                p = 0
+                            if nxt[p] == obs2 and nxt[p + 1] == e2:
+                                after = memo[q] | memo[q + 1] << 8 | memo[q + 2] << 16
+                                if g & after:
+                                    if end != _NONE:
+                                        hit[end] |= bit
+                                    if not k:
+                                        b |= after
+                                    elif pt:
+                                        b |= after >> (k + 8) & (255 >> k) * rep
+                                    else:
+                                        b |= after >> k
+                                break
+                            p += es
+                            q += 3
+                    if back:
+                        memo[mine + 3 * e] = b & 255
+                        memo[mine + 3 * e + 1] = b >> 8 & 255
+                        memo[mine + 3 * e + 2] = b >> 16
+        return True
+
+    def _node(self, nn, kind, i, x, sub):
+        nd = self.opt_k
+        nd[nn] = kind
+        nd[16 + nn] = i
+        nd[32 + nn] = x
+        nd[64 + nn] = sub
+        return nn + 1
+
+    def _buf(self, c):
+        """The c-th of the 16 buffers the levels' states are kept in (nearest pawn ahead,
+        home, mask: 3 or 5 bytes each): the search's own, free while no search runs."""
+        return self.moved[c] if c < 8 else self.levels[c - 8 if c < 16 else 7].cells
+
+    def _home(self, c):
+        """The state of colour c's home at the start: its squares (bits 0-3), its waiting
+        pawn (bits 4-5: 1 on C16, 2 slipped into CH1); 0 for no colour."""
+        if c == _NONE:
+            return 0
+        cells = self.pos.cells
+        h = TRACK + 4 * c
+        w = (cells[h] and 1) | (cells[h + 1] and 2) | (cells[h + 2] and 4) | (cells[h + 3] and 8)
+        return w | (16 if self.pos.waiting >> c & 1 else 0)
+
+    def _start(self, level, at):
+        """The level's first state: at, counted over the buffers (_buf)."""
+        self.opt_end[2 * level] = at >> 8
+        self.opt_end[2 * level + 1] = at & 255
+
+    def _first(self, level):
+        return self.opt_end[2 * level] << 8 | self.opt_end[2 * level + 1]
+
+    def _put(self, level, obs, ext, f):
+        """Adds a state to the level being filled (the last), its mask or'ed in when it is
+        there already; False when the buffers are full."""
+        es = self.es
+        per = self.per
+        n = self.opt_free[level]
+        at = self._first(level)
+        c = at // per
+        if c == 16:
+            return False
+        o = (at - c * per) * es
+        buf = self._buf(c)
+        for _ in range(n):
+            if o == per * es:
+                c += 1
+                buf = self._buf(c)
+                o = 0
+            if buf[o] == obs and buf[o + 1] == ext:
+                buf[o + 2] |= f & 255
+                if es == 5:
+                    buf[o + 3] |= f >> 8 & 255
+                    buf[o + 4] |= f >> 16
+                return True
+            o += es
+        if o == per * es:
+            c += 1
+            if c == 16:
+                return False
+            buf = self._buf(c)
+            o = 0
+        buf[o] = obs
+        buf[o + 1] = ext
+        buf[o + 2] = f & 255
+        if es == 5:
+            buf[o + 3] = f >> 8 & 255
+            buf[o + 4] = f >> 16
+        self.opt_free[level] = n + 1
+        return True
+
+    def _walk(self, j, obs, ext, k):
+        """Node j's pawn plays k steps, the own pawns taken before it standing where the
+        state (obs, ext) says: where it ends (_NONE: it does not move; _FAIL: it may not),
+        and the state after in w_obs, w_ext."""
+        nd = self.opt_k
+        kind = nd[j]
+        i = nd[16 + j]
+        c = self.pawn_c[i]
+        self.w_obs = obs
+        self.w_ext = ext
+        if kind == _N_HOME:  # T16: forward in home, never past CH4 nor a pawn
+            if not k:
+                return _NONE
+            h = self.pawn_s[i] - TRACK - 4 * c
+            if h + k > 3 or ext >> (h + 1) & ((1 << k) - 1):
+                return _FAIL
+            ext = ext & ~(1 << h) | 1 << (h + k)
+            if not h and ext >> 4 == 1:  # the waiting pawn slips into CH1 (T14)
+                ext = ext & 15 | 33
+            self.w_ext = ext
+            return TRACK + 4 * c + h + k
+        if kind == _N_WF:  # the waiting pawn, slipped into CH1: on in home, or stays
+            if ext >> 4 != 2:
+                return _NONE if not k else _FAIL
+            if k:
+                if ext >> 1 & ((1 << k) - 1):
+                    return _FAIL
+                ext = ext & 14 | 1 << k
+            self.w_ext = ext & 15
+            return TRACK + 4 * c + k
+        x = self.pawn_s[i]
+        if not k:
+            if kind == _N_TRACK:
+                self.w_obs = x
+            return _NONE
+        a = nd[48 + j]
+        w = a * 18 + 15 if a != _NONE and ext >> 4 == 1 and kind == _N_TRACK else _NONE
+        entry = c * 18 + 15
+        block = self.taken
+        count = not self.exact16
+        p = x
+        for n in range(k):
+            if count and p == entry:  # T15: the steps left go into home
+                r = k - n
+                if r > 4 or ext & ((1 << r) - 1):
+                    return _FAIL
+                self.w_ext = ext | 1 << (r - 1)
+                return TRACK + 4 * c + r - 1
+            p += 1
+            if p == TRACK:
+                p = 0
+            if p == obs or p == w or block[p] == 1:
+                return _FAIL  # T9: a pawn of its side in the way
+        if block[p]:
+            return _FAIL  # an occupied square 18 (T9)
+        if p == entry and not count:  # T14: into CH1, or it waits
+            if not ext & 1:
+                self.w_ext = ext | 1
+                return TRACK + 4 * c
+        self.w_obs = p
+        if kind == _N_WT:
+            self.w_ext = ext & 15
+        return p
 
     def _hit(self, lv):
         """An order played out: each pawn's end marked, its steps known. A part that
