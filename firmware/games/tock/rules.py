@@ -1129,6 +1129,8 @@ class _Seven:
         self.nn = 0  # _dp's nodes
         self.es = 3  # _dp: bytes a state
         self.per = 29  # _dp: states a buffer
+        self.fill_c = self.fill_o = 0  # _dp: where the level being filled starts
+        self.acc = [0] * 8  # _dp: a mask per step of a pawn far from homes
         self.pos = self.levels[0]  # the position searched (set by search())
         self.after = None  # type: Position | None
         self.collect = None  # type: list | None
@@ -1354,6 +1356,7 @@ class _Seven:
         count[0] = 0
         self.per = 88 // es  # states a buffer holds: the levels follow one another in them
         self._start(0, 0)
+        self.fill_c = self.fill_o = 0
         self._put(0, _NONE, self._home(nd[48]) & nd[144], 1)
         # forward: the states each level can be in, with the (steps, parts) that get there;
         # backward: which of them can still make 7 (memo, two levels at a time); where
@@ -1386,16 +1389,88 @@ class _Seven:
                 at = self._first(j + 1)
                 c2 = at // per
                 o2 = (at - c2 * per) * es
+                nxt0 = self._buf(c2)
+                self.fill_c = c2  # where _put finds the level it fills
+                self.fill_o = o2
                 kind = nd[j]
                 plain = nd[112 + j]
                 x = nd[32 + j]
                 x2 = nd[81 + j]  # what the nodes after need of the state
                 ext2 = nd[129 + j]
                 need = nd[145 + j]
-                top = 3 if kind == _N_HOME or kind == _N_WF else 7
+                top0 = 3 if kind == _N_HOME or kind == _N_WF else 7
                 bit = 1 << nd[16 + j]
                 mine = (j & 1) * 256
                 theirs = 256 - mine
+                if plain:  # far from a home: each step k leads all states to one state
+                    e2 = 0 if ext2 == _NONE else ext2  # (no home: 0)
+                    acc = self.acc
+                    for k in range(8):
+                        acc[k] = 0
+                        if back and plain >> k & 1:  # that state's back mask
+                            obs2 = x + k if x + k < TRACK else x + k - TRACK
+                            if x2 == _NONE or (obs2 - x2) % TRACK > 7:
+                                obs2 = _NONE
+                            p = o2
+                            nb = c2
+                            nxt = nxt0
+                            q = theirs
+                            for _ in range(count[j + 1]):
+                                if p == lim:
+                                    nb += 1
+                                    nxt = self._buf(nb)
+                                    p = 0
+                                if nxt[p] == obs2 and nxt[p + 1] == e2:
+                                    acc[k] = memo[q] | memo[q + 1] << 8 | memo[q + 2] << 16
+                                    break
+                                p += es
+                                q += 3
+                    for e in range(count[j]):
+                        o += es
+                        if o == lim:
+                            c += 1
+                            buf = self._buf(c)
+                            o = 0
+                        obs = buf[o]
+                        f = buf[o + 2] | buf[o + 3] << 8 | buf[o + 4] << 16 if pt else buf[o + 2]
+                        d = (obs - x) % TRACK if obs != _NONE else 8
+                        allowed = plain & ((1 << d) - 1)  # T9: short of the pawn ahead
+                        b = 0
+                        for k in range(8):
+                            if not allowed >> k & 1:
+                                continue
+                            if not k:
+                                g = f
+                            elif pt:
+                                g = (f & (255 >> k) * rep) << (k + 8) & 255 * rep
+                            else:
+                                g = f << k & 255
+                            if not back:
+                                acc[k] |= g
+                                continue
+                            a = acc[k]
+                            if g & a:
+                                if not k:
+                                    b |= a
+                                    continue
+                                hit[x + k if x + k < TRACK else x + k - TRACK] |= bit
+                                if pt:
+                                    b |= a >> (k + 8) & (255 >> k) * rep
+                                else:
+                                    b |= a >> k
+                        if back:
+                            memo[mine + 3 * e] = b & 255
+                            memo[mine + 3 * e + 1] = b >> 8 & 255
+                            memo[mine + 3 * e + 2] = b >> 16
+                    if not back:
+                        for k in range(8):
+                            if acc[k]:
+                                obs2 = x + k if x + k < TRACK else x + k - TRACK
+                                if x2 == _NONE or (obs2 - x2) % TRACK > 7:
+                                    obs2 = _NONE
+                                if not self._put(j + 1, obs2, e2, acc[k]):
+                                    return False
+                    continue
                 for e in range(count[j]):
                     o += es
                     if o == lim:
@@ -1405,14 +1480,8 @@ class _Seven:
                     obs = buf[o]
                     ext = buf[o + 1]
                     f = buf[o + 2] | buf[o + 3] << 8 | buf[o + 4] << 16 if pt else buf[o + 2]
-                    if plain:
-                        d = (obs - x) % TRACK if obs != _NONE else 8
-                        allowed = plain & ((1 << d) - 1)
                     b = 0
-                    for k in range(top + 1):
-                        if plain:
-                            if not allowed >> k & 1:
-                                continue
+                    for k in range(top0 + 1):
                         if not k:
                             g = f
                         elif pt:
@@ -1421,18 +1490,11 @@ class _Seven:
                             g = f << k & 255
                         if not g:
                             continue
-                        if plain:
-                            end = x + k if x + k < TRACK else x + k - TRACK
-                            obs2 = end
-                            e2 = ext
-                            if not k:
-                                end = _NONE
-                        else:
-                            end = self._walk(j, obs, ext, k)
-                            if end == _FAIL:
-                                continue
-                            obs2 = self.w_obs
-                            e2 = self.w_ext
+                        end = self._walk(j, obs, ext, k)
+                        if end == _FAIL:
+                            continue
+                        obs2 = self.w_obs
+                        e2 = self.w_ext
                         # the state as the next level keeps it: a pawn ahead out of the
                         # next node's reach is none, a home it does not need the one it
                         # needs (as it stands at the start); all played, the mask alone
@@ -1446,7 +1508,7 @@ class _Seven:
                         q = theirs
                         p = o2
                         nb = c2
-                        nxt = self._buf(nb)
+                        nxt = nxt0
                         for _ in range(count[j + 1]):  # (a range of constant step: no object)
                             if p == lim:
                                 nb += 1
@@ -1507,16 +1569,15 @@ class _Seven:
         """Adds a state to the level being filled (the last), its mask or'ed in when it is
         there already; False when the buffers are full."""
         es = self.es
-        per = self.per
+        lim = self.per * es
         n = self.opt_free[level]
-        at = self._first(level)
-        c = at // per
+        c = self.fill_c
         if c == 16:
             return False
-        o = (at - c * per) * es
+        o = self.fill_o
         buf = self._buf(c)
         for _ in range(n):
-            if o == per * es:
+            if o == lim:
                 c += 1
                 buf = self._buf(c)
                 o = 0
@@ -1527,7 +1588,7 @@ class _Seven:
                     buf[o + 4] |= f >> 16
                 return True
             o += es
-        if o == per * es:
+        if o == lim:
             c += 1
             if c == 16:
                 return False
