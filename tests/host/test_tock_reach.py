@@ -13,56 +13,21 @@ import random
 import sys
 from pathlib import Path
 
-from test_tock_seven import random_position
-
 from plateau.fw.games.tock.rules import (
     CELLS,
     COLOURS,
     REACH,
-    TRACK,
     Card,
     Position,
-    entry_square,
-    home_square,
     parse_square,
     square_name,
 )
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+from tock_positions import crowded_position, random_position  # noqa: E402
 from tock_reference import key_of, plays  # noqa: E402
 
 RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "X"]
-
-
-def crowded_position(rng: random.Random) -> Position:
-    """Many pawns of the side to play close together (where a 7 has thousands of splits and
-    the order of its parts matters), near a home now and then, with opponents among them."""
-    rules = rng.choice(["classic", "king-exit", "toc-fr"])
-    players = rng.choice([2, 2, 4])
-    pos = Position(players, rules)
-    if players == 4 and rules == "toc-fr" and rng.random() < 0.3:
-        for k in range(4):  # a full home: the partner's pawns are played (T6)
-            pos.cells[home_square(0, k + 1)] = 1
-    base = entry_square(rng.choice(pos.colours())) - rng.randint(0, 12)
-    for c in pos.colours():
-        for _ in range(4 if c in (0, 2) else rng.randint(0, 3)):
-            if pos.cells.count(bytes((c + 1,))) >= 4:
-                break
-            if rng.random() < 0.1:
-                s = home_square(c, rng.randint(1, 4))
-            else:
-                s = (base + rng.randint(0, 22)) % TRACK
-            if not pos.cells[s]:
-                pos.cells[s] = c + 1
-    for c in pos.colours():
-        e, h1 = entry_square(c), home_square(c, 1)
-        if pos.flags["home_entry"] == "exact16" and pos.cells[e] == c + 1 and pos.cells[h1]:
-            if rng.random() < 0.7:
-                pos.waiting |= 1 << c
-    pos.turn = rng.choice([0, 2]) if rng.random() < 0.8 else rng.choice(pos.colours())
-    if pos.flags["jokers"] and rng.random() < 0.2:
-        pos.turn = 4  # after a joker: any seat (T18)
-    return pos
 
 
 def pawn_cell(pid: str) -> int:

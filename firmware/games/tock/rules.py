@@ -636,15 +636,28 @@ class Position:
         team = self.team_colours(seat)
         cells = self.cells
         r = card.rank
-        if r == "J":
+        if r == "J":  # T12: any two pawns that may be swapped, or one of them own
             mine = self.flags["swap"] == "own-with-any"
-            for a in range(TRACK):
-                if not self.can_swap(a) or s >= 0 and a != s:
-                    continue
-                for b in range(TRACK):
-                    if b != a and self.can_swap(b):
-                        if not mine or cells[a] - 1 in own or cells[b] - 1 in own:
-                            out[b if s >= 0 else a] = 1
+            n = ours = 0
+            for q in range(TRACK):
+                v = cells[q]
+                if v and q != v * 18 - 1:  # a track pawn not on its own 18
+                    n += 1
+                    if v - 1 in own:
+                        ours += 1
+            if s >= 0:
+                v = cells[s] if s < TRACK else 0
+                if not v or s == v * 18 - 1:
+                    return
+                mine = mine and v - 1 not in own  # an opponent's: only with an own pawn
+            for q in range(TRACK):
+                v = cells[q]
+                if v and q != v * 18 - 1 and q != s:
+                    if s >= 0:
+                        if not mine or v - 1 in own:
+                            out[q] = 1
+                    elif n > 1 and (not mine or ours or v - 1 in own):
+                        out[q] = 1
             return
         if r in ("A", "K", JOKER):
             for c in own:
