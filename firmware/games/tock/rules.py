@@ -742,9 +742,12 @@ class Position:
 
     def _sevens(self, seat, card):
         """T11: every split of the 7 (steps per pawn), each played in every order the rules
-        allow; one Move per resulting position."""
+        allow; one Move per resulting position. The host's: read off the levels of the
+        hints' search (_Seven.plays), or where it has no answer by the search itself."""
         found = []  # type: list[Move]
-        _SEVEN.search(self, seat, None, found, card)
+        if not _SEVEN.plays(self, seat, card, found):
+            found = []
+            _SEVEN.search(self, seat, None, found, card)
         seen = set()
         for m in found:
             k = m.after.key()
@@ -1292,6 +1295,8 @@ class _Seven:
         self.npawns = n
         self.hit[:] = self.zero
         if not n:
+            self.nn = 0
+            self.opt_free[0] = 0  # no state: no play
             return True
         # front first: positions measured from the pawn behind the widest gap (at least 9
         # squares: 8 pawns at most on 72), so that no path reaches a pawn taken later
@@ -1546,6 +1551,86 @@ class _Seven:
                         memo[mine + 3 * e + 1] = b >> 8 & 255
                         memo[mine + 3 * e + 2] = b >> 16
         return True
+
+    def plays(self, pos, seat, card, found):
+        """A Move of each result of the 7 (the host's enumeration, Position.legal_moves),
+        appended to found; False when _dp has no answer. _dp's levels hold every legal
+        way to play it, front pawns first: each path back from 7 steps (through states the
+        forward pass reached, so none is a dead end) is one, played in that order."""
+        if not self._dp(pos, seat):
+            return False
+        nd = self.opt_k
+        nn = self.nn
+        pt = self.es == 5
+        states = [[self._level_state(j, e) for e in range(self.opt_free[j])] for j in range(nn + 1)]
+        into = [None]  # per level, per state: the (state, steps) of the level before to it
+        for j in range(nn):
+            at = {(obs, ext): e for e, (obs, ext, _) in enumerate(states[j + 1])}
+            links = [[] for _ in states[j + 1]]  # type: list[list[tuple[int, int]]]
+            x2 = nd[81 + j]
+            top = 3 if nd[j] == _N_HOME or nd[j] == _N_WF else 7
+            for e0, (obs, ext, _) in enumerate(states[j]):
+                for k in range(top + 1):
+                    if self._walk(j, obs, ext, k) == _FAIL:
+                        continue
+                    obs2 = self.w_obs
+                    if obs2 != _NONE and (x2 == _NONE or (obs2 - x2) % TRACK > 7):
+                        obs2 = _NONE
+                    e2 = self.w_ext & nd[145 + j] if nd[129 + j] == _NONE else nd[129 + j]
+                    e = at.get((obs2, e2))
+                    if e is not None:
+                        links[e].append((e0, k))
+            into.append(links)  # type: ignore[arg-type]
+        ks = bytearray(16)
+        seen = set()  # type: set[bytes]
+
+        def back(level, e, b):
+            # the paths that end in state e of a level having used (steps, parts) b
+            if not level:
+                self._play(ks, pos, seat, card, found, seen)
+                return
+            for e0, k in into[level][e]:  # type: ignore[index]
+                b0 = b - k - (8 if k and pt else 0)
+                if b0 >= 0 and b0 % 8 <= b % 8 and states[level - 1][e0][2] >> b0 & 1:
+                    ks[level - 1] = k
+                    back(level - 1, e0, b0)
+
+        for e in range(len(states[nn])):
+            f = states[nn][e][2]
+            for b in range(7, 64, 8):
+                if f >> b & 1:
+                    back(nn, e, b)
+        return True
+
+    def _level_state(self, level, e):
+        """(obs, ext, mask) of the e-th state of a level (host: allocates)."""
+        at = self._first(level) + e
+        c = at // self.per
+        o = (at - c * self.per) * self.es
+        buf = self._buf(c)
+        f = buf[o + 2] | buf[o + 3] << 8 | buf[o + 4] << 16 if self.es == 5 else buf[o + 2]
+        return buf[o], buf[o + 1], f
+
+    def _play(self, ks, pos, seat, card, found, seen):
+        """A path's steps played on a copy of the position, front first (the waiting pawn's
+        part on the track before its CH1 frees, its free part once it slipped in)."""
+        p = pos.copy()
+        nd = self.opt_k
+        parts = []
+        for j in range(self.nn):
+            k = ks[j]
+            if not k:
+                continue
+            i = nd[16 + j]
+            c = self.pawn_c[i]
+            s = TRACK + 4 * c if nd[j] == _N_WF else self.pawn_s[i]
+            code = p._forward(c, s, k, self.team)
+            assert not code, "a path of _dp that does not play"
+            parts.append((c, s, p.last_to))
+        key = bytes(p.cells) + bytes((p.waiting,))
+        if key not in seen:
+            seen.add(key)
+            found.append(pos._made(card, seat, "seven", parts, p))
 
     def _node(self, nn, kind, i, x, sub):
         nd = self.opt_k
