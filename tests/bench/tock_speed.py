@@ -25,24 +25,13 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from tock_positions import crowded_position, random_position  # noqa: E402
 from tock_reference import plays  # noqa: E402
+from tock_speed_cases import EIGHT  # noqa: E402
 
 import plateau.fw  # noqa: E402
 from plateau.fw.games.tock.rules import Position  # noqa: E402
 
 BEFORE = "7eec6db"  # the last commit before issue 29's speed work (main, 2026-12-01)
 RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "X"]
-EIGHT = {  # tock_cases.py's: a 7 with 8 own pawns on the track (2 players, R+B)
-    "rules": "classic",
-    "players": 2,
-    "turn": "R",
-    "waiting": [],
-    "pawns": {
-        "R": ["R2", "R5", "R9", "G3"],
-        "G": ["G10", "camp", "camp", "camp"],
-        "B": ["B2", "B5", "B9", "Y3"],
-        "Y": ["Y10", "camp", "camp", "camp"],
-    },
-}
 
 
 def rules_at(rev: str):

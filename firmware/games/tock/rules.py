@@ -615,12 +615,19 @@ class Position:
                 seven = _SEVEN
                 seven.ends(self, seat, _NONE if s < 0 else s)
                 hit = seven.hit
-                for i in range(seven.npawns):
-                    if s < 0 or seven.pawn_s[i] == s:
+                if s < 0:  # the pawns that end anywhere
+                    bits = 0
+                    for q in range(CELLS):
+                        bits |= hit[q]
+                    for i in range(seven.npawns):
+                        if bits >> i & 1:
+                            out[seven.pawn_s[i]] = 1
+                for i in range(seven.npawns if s >= 0 else 0):
+                    if seven.pawn_s[i] == s:
                         bit = 1 << i
                         for q in range(CELLS):
                             if hit[q] & bit:
-                                out[q if s >= 0 else seven.pawn_s[i]] = 1
+                                out[q] = 1
             else:
                 self._reach_one(seat, card, out, s)
         n = 0
@@ -659,7 +666,7 @@ class Position:
                     elif n > 1 and (not mine or ours or v - 1 in own):
                         out[q] = 1
             return
-        if r in ("A", "K", JOKER):
+        if r == "A" or r == "K" or r == JOKER:  # (a tuple of them would be built)
             for c in own:
                 q = start_square(c)
                 if (s < 0 or s == CELLS + c) and self.camp(c) and not _own_side(cells[q], team):
@@ -1147,6 +1154,9 @@ class _Seven:
         self.per = 29  # _dp: states a buffer
         self.fill_c = self.fill_o = 0  # _dp: where the level being filled starts
         self.acc = [0] * 8  # _dp: a mask per step of a pawn far from homes
+        # _dp's levels of states (nearest pawn ahead, home, mask: 3 or 5 bytes each), one
+        # after another: the search's own buffers, free while no search runs
+        self.bufs = self.moved + [lv.cells for lv in self.levels]
         self.pos = self.levels[0]  # the position searched (set by search())
         self.after = None  # type: Position | None
         self.collect = None  # type: list | None
@@ -1282,14 +1292,28 @@ class _Seven:
             while q >= 0:
                 self.pawn_c[n] = c
                 self.pawn_s[n] = q
-                e = c * 18 + 15
-                if q >= TRACK:  # deeper first, after the waiting pawn's track part
-                    nn = self._node(nn, _N_HOME, n, e, 8 + q - TRACK - 4 * c)
+                e = c * 18 + 15  # the node's square, and its order there (sub): in home,
+                kind = _N_TRACK  # deeper first, after the waiting pawn's track part and
+                x = q  # before the rest of it (a second node)
+                sub = 2
+                if q >= TRACK:
+                    kind = _N_HOME
+                    x = e
+                    sub = 8 + q - TRACK - 4 * c
                 elif q == e and pos.waiting >> c & 1:
-                    nn = self._node(nn, _N_WT, n, e, 15)
-                    nn = self._node(nn, _N_WF, n, e, 4)
-                else:
-                    nn = self._node(nn, _N_TRACK, n, q, 2)
+                    kind = _N_WT
+                    x = e
+                    sub = 15
+                while True:
+                    nd[nn] = kind
+                    nd[16 + nn] = n
+                    nd[32 + nn] = x
+                    nd[64 + nn] = sub
+                    nn += 1
+                    if kind != _N_WT:
+                        break
+                    kind = _N_WF
+                    sub = 4
                 n += 1
                 q = cells.find(_PAWN[c], q + 1)
         self.npawns = n
@@ -1348,15 +1372,23 @@ class _Seven:
                         need |= 1 if self.exact16 else 15
             nd[80 + j] = x
             nd[144 + j] = need
+        for j in range(nn + 1):  # a level a waiting pawn's last node reads: where it did not
+            self.opt_end[32 + j] = 255  # slip in, its home as the nodes after it need it
+            self.opt_end[64 + j] = 0  # a level a pawn on the track reads: how far its
+            if j < nn and nd[j] == _N_WF:  # home's C16 is (a pawn ahead short of it: no
+                self.opt_end[32 + j] = nd[145 + j]  # one after can reach that home)
+            elif j < nn and nd[j] == _N_TRACK and nd[48 + j] != _NONE:
+                self.opt_end[64 + j] = (nd[48 + j] * 18 + 15 - nd[32 + j]) % TRACK
         for j in range(1, nn + 1):  # the home a level starts from when its node needs
             nd[128 + j] = _NONE  # another than the node before: as it stands at first
             if j == nn:
                 nd[128 + j] = 0
             elif nd[48 + j] != nd[47 + j]:
                 nd[128 + j] = self._home(nd[48 + j]) & nd[144 + j]
-        for j in range(nn):  # a pawn far from any home: the steps its path allows
-            nd[112 + j] = 0
-            if nd[j] == _N_TRACK and nd[48 + j] == _NONE:
+        for j in range(nn):  # a pawn on the track: the steps its path allows (64 + j),
+            nd[112 + j] = 0  # those of one far from any home (112 + j: none near)
+            nd[96 + j] = 8  # and how far its active home's C16 is, within 7
+            if nd[j] == _N_TRACK or nd[j] == _N_WT:
                 x = nd[32 + j]
                 a = 1
                 for k in range(1, 8):
@@ -1365,7 +1397,11 @@ class _Seven:
                         break
                     if not block[q]:
                         a |= 1 << k
-                nd[112 + j] = a
+                nd[64 + j] = a
+                if nd[48 + j] == _NONE:
+                    nd[112 + j] = a if nd[j] == _N_TRACK else 0
+                else:
+                    nd[96 + j] = (nd[48 + j] * 18 + 15 - x) % TRACK
         pt = m < 7  # parts counted (bit t + 8 p), else steps alone (bit t)
         self.es = es = 5 if pt else 3  # a state: nearest pawn ahead, home, mask
         rep = 0x10101 if m == 2 else 0x101 if m == 1 else 1
@@ -1373,7 +1409,7 @@ class _Seven:
         count = self.opt_free
         count[0] = 0
         self.per = 88 // es  # states a buffer holds: the levels follow one another in them
-        self._start(0, 0)
+        self.opt_end[0] = self.opt_end[1] = 0
         self.fill_c = self.fill_o = 0
         self._put(0, _NONE, self._home(nd[48]) & nd[144], 1)
         # forward: the states each level can be in, with the (steps, parts) that get there;
@@ -1397,17 +1433,19 @@ class _Seven:
                 j = nn - 1 - jj if back else jj
                 if not back:
                     count[j + 1] = 0
-                    self._start(j + 1, self._first(j) + count[j])
+                    at = (self.opt_end[2 * j] << 8 | self.opt_end[2 * j + 1]) + count[j]
+                    self.opt_end[2 * j + 2] = at >> 8  # the next level's first state
+                    self.opt_end[2 * j + 3] = at & 255
                     if count[j] > 85:
                         return False  # more back masks than memo holds
-                at = self._first(j)
+                at = self.opt_end[2 * j] << 8 | self.opt_end[2 * j + 1]
                 c = at // per
                 o = (at - c * per) * es - es
-                buf = self._buf(c)
-                at = self._first(j + 1)
+                buf = self.bufs[c]
+                at = self.opt_end[2 * j + 2] << 8 | self.opt_end[2 * j + 3]
                 c2 = at // per
                 o2 = (at - c2 * per) * es
-                nxt0 = self._buf(c2)
+                nxt0 = self.bufs[c2]
                 self.fill_c = c2  # where _put finds the level it fills
                 self.fill_o = o2
                 kind = nd[j]
@@ -1416,8 +1454,15 @@ class _Seven:
                 x2 = nd[81 + j]  # what the nodes after need of the state
                 ext2 = nd[129 + j]
                 need = nd[145 + j]
+                wf = self.opt_end[33 + j]
+                short = self.opt_end[65 + j]
                 top0 = 3 if kind == _N_HOME or kind == _N_WF else 7
                 bit = 1 << nd[16 + j]
+                # the step near a home done here rather than by _walk: a waiting pawn's
+                # track part, or a pawn on the track under exact16 (its C16 `home` away)
+                own_home = self.pawn_c[nd[16 + j]] == nd[48 + j]
+                fast = kind == _N_WT or kind == _N_TRACK and (self.exact16 or not own_home)
+                home = nd[96 + j] if kind == _N_TRACK and own_home and self.exact16 else 8
                 mine = (j & 1) * 256
                 theirs = 256 - mine
                 if plain:  # far from a home: each step k leads all states to one state
@@ -1429,6 +1474,7 @@ class _Seven:
                             obs2 = x + k if x + k < TRACK else x + k - TRACK
                             if x2 == _NONE or (obs2 - x2) % TRACK > 7:
                                 obs2 = _NONE
+                            e3 = 0 if obs2 != _NONE and (obs2 - x2) % TRACK <= short else e2
                             p = o2
                             nb = c2
                             nxt = nxt0
@@ -1436,9 +1482,9 @@ class _Seven:
                             for _ in range(count[j + 1]):
                                 if p == lim:
                                     nb += 1
-                                    nxt = self._buf(nb)
+                                    nxt = self.bufs[nb]
                                     p = 0
-                                if nxt[p] == obs2 and nxt[p + 1] == e2:
+                                if nxt[p] == obs2 and nxt[p + 1] == e3:
                                     acc[k] = memo[q] | memo[q + 1] << 8 | memo[q + 2] << 16
                                     break
                                 p += es
@@ -1447,7 +1493,7 @@ class _Seven:
                         o += es
                         if o == lim:
                             c += 1
-                            buf = self._buf(c)
+                            buf = self.bufs[c]
                             o = 0
                         obs = buf[o]
                         f = buf[o + 2] | buf[o + 3] << 8 | buf[o + 4] << 16 if pt else buf[o + 2]
@@ -1486,20 +1532,36 @@ class _Seven:
                                 obs2 = x + k if x + k < TRACK else x + k - TRACK
                                 if x2 == _NONE or (obs2 - x2) % TRACK > 7:
                                     obs2 = _NONE
-                                if not self._put(j + 1, obs2, e2, acc[k]):
+                                e3 = 0 if obs2 != _NONE and (obs2 - x2) % TRACK <= short else e2
+                                if not self._put(j + 1, obs2, e3, acc[k]):
                                     return False
                     continue
                 for e in range(count[j]):
                     o += es
                     if o == lim:
                         c += 1
-                        buf = self._buf(c)
+                        buf = self.bufs[c]
                         o = 0
                     obs = buf[o]
                     ext = buf[o + 1]
                     f = buf[o + 2] | buf[o + 3] << 8 | buf[o + 4] << 16 if pt else buf[o + 2]
                     b = 0
-                    for k in range(top0 + 1):
+                    top = top0
+                    if kind == _N_WF and ext >> 4 != 2:
+                        top = 0  # it did not slip in: it stays
+                    elif kind == _N_HOME:  # no further than the next pawn in home (T16)
+                        h = self.pawn_s[nd[16 + j]] - TRACK - 4 * self.pawn_c[nd[16 + j]]
+                        top = 0
+                        while h + top < 3 and not ext >> (h + top + 1) & 1:
+                            top += 1
+                    if fast:  # on the track near a home, exact16: the walk done here
+                        d = (obs - x) % TRACK if obs != _NONE else 8
+                        allowed = nd[64 + j] & ((1 << d) - 1)  # short of the pawn ahead
+                        if kind == _N_TRACK and ext >> 4 == 1:  # its waiting pawn in the way
+                            allowed &= (1 << nd[96 + j]) - 1
+                    for k in range(top + 1):
+                        if fast and not allowed >> k & 1:
+                            continue
                         if not k:
                             g = f
                         elif pt:
@@ -1508,17 +1570,33 @@ class _Seven:
                             g = f << k & 255
                         if not g:
                             continue
-                        end = self._walk(j, obs, ext, k)
-                        if end == _FAIL:
-                            continue
-                        obs2 = self.w_obs
-                        e2 = self.w_ext
+                        if not fast:
+                            end = self._walk(j, obs, ext, k)
+                            if end == _FAIL:
+                                continue
+                            obs2 = self.w_obs
+                            e2 = self.w_ext
+                        elif not k:  # it stays: in the way of those behind (the
+                            end = _NONE  # waiting pawn: as its home's state says)
+                            obs2 = x if kind == _N_TRACK else obs
+                            e2 = ext
+                        elif k == home and not ext & 1:  # on its C16, into CH1 (T14)
+                            end = TRACK + 4 * nd[48 + j]
+                            obs2 = obs
+                            e2 = ext | 1
+                        else:  # on the track (on its C16 with CH1 taken: it waits)
+                            end = obs2 = x + k if x + k < TRACK else x + k - TRACK
+                            e2 = ext if kind == _N_TRACK else ext & 15
                         # the state as the next level keeps it: a pawn ahead out of the
                         # next node's reach is none, a home it does not need the one it
                         # needs (as it stands at the start); all played, the mask alone
                         if obs2 != _NONE and (x2 == _NONE or (obs2 - x2) % TRACK > 7):
                             obs2 = _NONE
                         e2 = e2 & need if ext2 == _NONE else ext2
+                        if e2 >> 4 != 2:
+                            e2 &= wf
+                        if obs2 != _NONE and (obs2 - x2) % TRACK <= short:
+                            e2 = 0
                         if not back:
                             if not self._put(j + 1, obs2, e2, g):
                                 return False
@@ -1530,7 +1608,7 @@ class _Seven:
                         for _ in range(count[j + 1]):  # (a range of constant step: no object)
                             if p == lim:
                                 nb += 1
-                                nxt = self._buf(nb)
+                                nxt = self.bufs[nb]
                                 p = 0
                             if nxt[p] == obs2 and nxt[p + 1] == e2:
                                 after = memo[q] | memo[q + 1] << 8 | memo[q + 2] << 16
@@ -1556,20 +1634,40 @@ class _Seven:
         """A Move of each result of the 7 (the host's enumeration, Position.legal_moves),
         appended to found; False when _dp has no answer. _dp's levels hold every legal
         way to play it, front pawns first: each path back from 7 steps (through states the
-        forward pass reached, so none is a dead end) is one, played in that order."""
+        forward pass reached, so none is a dead end) is one, played in that order. The
+        links between levels are kept compact (bytes, grouped by the state they lead to):
+        under MicroPython this runs in the heap the old search's enumeration took. Its
+        helpers are local: a board that never lists moves holds no object for them."""
         if not self._dp(pos, seat):
             return False
         nd = self.opt_k
         nn = self.nn
-        pt = self.es == 5
-        states = [[self._level_state(j, e) for e in range(self.opt_free[j])] for j in range(nn + 1)]
-        into = [None]  # per level, per state: the (state, steps) of the level before to it
+        es = self.es
+        per = self.per
+        first = self.opt_end
+
+        def state(level, e):  # (obs, ext, mask) of a level's e-th state
+            at = (first[2 * level] << 8 | first[2 * level + 1]) + e
+            c = at // per
+            o = (at - c * per) * es
+            buf = self.bufs[c]
+            f = buf[o + 2] | buf[o + 3] << 8 | buf[o + 4] << 16 if es == 5 else buf[o + 2]
+            return buf[o], buf[o + 1], f
+
+        masks = []  # per level, each state's mask (small ints: nothing allocated each)
+        into = []  # per level: (state before, steps) of the links, grouped by state to
+        starts = []  # and where each state's links start in it
+        for j in range(nn + 1):
+            masks.append([state(j, e)[2] for e in range(self.opt_free[j])])
         for j in range(nn):
-            at = {(obs, ext): e for e, (obs, ext, _) in enumerate(states[j + 1])}
-            links = [[] for _ in states[j + 1]]  # type: list[list[tuple[int, int]]]
             x2 = nd[81 + j]
             top = 3 if nd[j] == _N_HOME or nd[j] == _N_WF else 7
-            for e0, (obs, ext, _) in enumerate(states[j]):
+            to = {}
+            for e in range(self.opt_free[j + 1]):
+                to[state(j + 1, e)[:2]] = e
+            links = bytearray()
+            for e0 in range(self.opt_free[j]):
+                obs, ext, _ = state(j, e0)
                 for k in range(top + 1):
                     if self._walk(j, obs, ext, k) == _FAIL:
                         continue
@@ -1577,73 +1675,73 @@ class _Seven:
                     if obs2 != _NONE and (x2 == _NONE or (obs2 - x2) % TRACK > 7):
                         obs2 = _NONE
                     e2 = self.w_ext & nd[145 + j] if nd[129 + j] == _NONE else nd[129 + j]
-                    e = at.get((obs2, e2))
+                    if e2 >> 4 != 2:
+                        e2 &= self.opt_end[33 + j]
+                    if obs2 != _NONE and (obs2 - x2) % TRACK <= self.opt_end[65 + j]:
+                        e2 = 0
+                    e = to.get((obs2, e2))
                     if e is not None:
-                        links[e].append((e0, k))
-            into.append(links)  # type: ignore[arg-type]
+                        links.append(e)
+                        links.append(e0)
+                        links.append(k)
+            n = self.opt_free[j + 1]
+            at = [0] * (n + 1)
+            for t in range(0, len(links), 3):
+                at[links[t] + 1] += 1
+            for e in range(n):
+                at[e + 1] += at[e]
+            grouped = bytearray(2 * at[n])
+            fill = list(at)
+            for t in range(0, len(links), 3):
+                e = links[t]
+                grouped[2 * fill[e]] = links[t + 1]
+                grouped[2 * fill[e] + 1] = links[t + 2]
+                fill[e] += 1
+            into.append(grouped)
+            starts.append(at)
         ks = bytearray(16)
         seen = set()  # type: set[bytes]
+        team = self.team
+        pt = es == 5
 
-        def back(level, e, b):
-            # the paths that end in state e of a level having used (steps, parts) b
+        def play():  # a path's steps played on a copy, front first (the waiting pawn's
+            p = pos.copy()  # part on the track before its CH1 frees, its free part once
+            parts = []  # it slipped in)
+            for j in range(nn):
+                k = ks[j]
+                if k:
+                    i = nd[16 + j]
+                    c = self.pawn_c[i]
+                    s = TRACK + 4 * c if nd[j] == _N_WF else self.pawn_s[i]
+                    code = p._forward(c, s, k, team)
+                    assert not code, "a path of _dp that does not play"
+                    parts.append((c, s, p.last_to))
+            key = bytes(p.cells) + bytes((p.waiting,))
+            if key not in seen:
+                seen.add(key)
+                found.append(pos._made(card, seat, "seven", parts, p))
+
+        def back(level, e, b):  # the paths that end in state e having used (steps, parts) b
             if not level:
-                self._play(ks, pos, seat, card, found, seen)
+                play()
                 return
-            for e0, k in into[level][e]:  # type: ignore[index]
+            grouped = into[level - 1]
+            at = starts[level - 1]
+            before = masks[level - 1]
+            for t in range(at[e], at[e + 1]):
+                e0 = grouped[2 * t]
+                k = grouped[2 * t + 1]
                 b0 = b - k - (8 if k and pt else 0)
-                if b0 >= 0 and b0 % 8 <= b % 8 and states[level - 1][e0][2] >> b0 & 1:
+                if b0 >= 0 and b0 % 8 <= b % 8 and before[e0] >> b0 & 1:
                     ks[level - 1] = k
                     back(level - 1, e0, b0)
 
-        for e in range(len(states[nn])):
-            f = states[nn][e][2]
+        for e in range(self.opt_free[nn]):
+            f = masks[nn][e]
             for b in range(7, 64, 8):
                 if f >> b & 1:
                     back(nn, e, b)
         return True
-
-    def _level_state(self, level, e):
-        """(obs, ext, mask) of the e-th state of a level (host: allocates)."""
-        at = self._first(level) + e
-        c = at // self.per
-        o = (at - c * self.per) * self.es
-        buf = self._buf(c)
-        f = buf[o + 2] | buf[o + 3] << 8 | buf[o + 4] << 16 if self.es == 5 else buf[o + 2]
-        return buf[o], buf[o + 1], f
-
-    def _play(self, ks, pos, seat, card, found, seen):
-        """A path's steps played on a copy of the position, front first (the waiting pawn's
-        part on the track before its CH1 frees, its free part once it slipped in)."""
-        p = pos.copy()
-        nd = self.opt_k
-        parts = []
-        for j in range(self.nn):
-            k = ks[j]
-            if not k:
-                continue
-            i = nd[16 + j]
-            c = self.pawn_c[i]
-            s = TRACK + 4 * c if nd[j] == _N_WF else self.pawn_s[i]
-            code = p._forward(c, s, k, self.team)
-            assert not code, "a path of _dp that does not play"
-            parts.append((c, s, p.last_to))
-        key = bytes(p.cells) + bytes((p.waiting,))
-        if key not in seen:
-            seen.add(key)
-            found.append(pos._made(card, seat, "seven", parts, p))
-
-    def _node(self, nn, kind, i, x, sub):
-        nd = self.opt_k
-        nd[nn] = kind
-        nd[16 + nn] = i
-        nd[32 + nn] = x
-        nd[64 + nn] = sub
-        return nn + 1
-
-    def _buf(self, c):
-        """The c-th of the 16 buffers the levels' states are kept in (nearest pawn ahead,
-        home, mask: 3 or 5 bytes each): the search's own, free while no search runs."""
-        return self.moved[c] if c < 8 else self.levels[c - 8 if c < 16 else 7].cells
 
     def _home(self, c):
         """The state of colour c's home at the start: its squares (bits 0-3), its waiting
@@ -1655,14 +1753,6 @@ class _Seven:
         w = (cells[h] and 1) | (cells[h + 1] and 2) | (cells[h + 2] and 4) | (cells[h + 3] and 8)
         return w | (16 if self.pos.waiting >> c & 1 else 0)
 
-    def _start(self, level, at):
-        """The level's first state: at, counted over the buffers (_buf)."""
-        self.opt_end[2 * level] = at >> 8
-        self.opt_end[2 * level + 1] = at & 255
-
-    def _first(self, level):
-        return self.opt_end[2 * level] << 8 | self.opt_end[2 * level + 1]
-
     def _put(self, level, obs, ext, f):
         """Adds a state to the level being filled (the last), its mask or'ed in when it is
         there already; False when the buffers are full."""
@@ -1673,11 +1763,11 @@ class _Seven:
         if c == 16:
             return False
         o = self.fill_o
-        buf = self._buf(c)
+        buf = self.bufs[c]
         for _ in range(n):
             if o == lim:
                 c += 1
-                buf = self._buf(c)
+                buf = self.bufs[c]
                 o = 0
             if buf[o] == obs and buf[o + 1] == ext:
                 buf[o + 2] |= f & 255
@@ -1690,7 +1780,7 @@ class _Seven:
             c += 1
             if c == 16:
                 return False
-            buf = self._buf(c)
+            buf = self.bufs[c]
             o = 0
         buf[o] = obs
         buf[o + 1] = ext
