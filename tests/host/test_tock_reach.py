@@ -9,6 +9,7 @@ legal_moves merges plays with the same result, and pawns of one colour are inter
 in a result (T3): where a pawn can go is a question about plays, so it is read off the
 reference's plays, each pawn followed by identity."""
 
+import json
 import random
 import sys
 from pathlib import Path
@@ -17,6 +18,7 @@ from plateau.fw.games.tock.rules import (
     CELLS,
     COLOURS,
     REACH,
+    TRACK,
     Card,
     Position,
     parse_square,
@@ -92,3 +94,30 @@ def test_T11_T14_reach_and_moves_agree_with_the_reference_on_crowded_positions()
             results += got
             sevens += got if rank == "7" else 0
     assert sevens > 5000  # crowded: many splits, most of them blocked one way or another
+
+
+def test_plateau_tock_hints_prints_what_the_board_lights(tmp_path, capsys):
+    """`plateau tock hints`: the pawns a card moves and each one's ends, as the reference
+    has them (T11), one pawn's with --pawn; a pawn that is not there is a clear error."""
+    from plateau.cli import main
+
+    rng = random.Random(5)
+    pos = crowded_position(rng)
+    while pos.winner() is not None:
+        pos = crowded_position(rng)
+    path = tmp_path / "pos.json"
+    path.write_text(pos.dumps())
+    want: dict[str, set[str]] = {}
+    for reach in plays(pos.to_dict(), "7H").values():
+        for pid, ends in reach.items():
+            want.setdefault(pid, set()).update(ends)
+    assert main(["tock", "hints", "--position", str(path), "--card", "7H"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    assert set(got["pawns"]) == set(want)
+    assert {p: set(e) for p, e in got["ends"].items()} == want
+    some = sorted(want)[0]
+    assert main(["tock", "hints", "--position", str(path), "--card", "7H", "--pawn", some]) == 0
+    assert set(json.loads(capsys.readouterr().out)["ends"]) == want[some]
+    empty = next(square_name(s) for s in range(TRACK) if not pos.cells[s])
+    assert main(["tock", "hints", "--position", str(path), "--card", "7H", "--pawn", empty]) == 2
+    assert f"no pawn on '{empty}'" in capsys.readouterr().err

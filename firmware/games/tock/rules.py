@@ -1,10 +1,16 @@
 # The Tock rules core (docs/rules/tock.md, rules T1-T19): positions, cards, legal moves.
 #
 # Pure: no I/O, no clock, no `machine`. The same file runs in the firmware (MicroPython on an
-# ESP32) and in the host tools (CPython). Two questions are answered:
+# ESP32) and in the host tools (CPython). Three questions are answered:
 #   Position.legal_moves(card)   every legal move, duplicates (same result) merged  (host)
 #   Position.check(card, after)  which legal move produces this observed position   (board)
-# `check` never enumerates the splits of a 7: it reads the parts off the observation.
+#   Position.reach(card, out, s) the pawns the card can move; where one can end     (board's
+#                                hints, issue 29: lit while a card waits, a pawn lifted)
+# None of them lists the splits of a 7 to answer: `check` reads the parts off the
+# observation; `reach` and a 7's `legal_moves` go through _Seven._dp, a dynamic programme
+# over the own pawns taken front first (a pawn never passes one of its side, T9), whose
+# state is small: the nearest own pawn ahead and, near a home, its squares and waiting pawn
+# (T14-T16), with the steps and parts used as a bit mask. `reach` allocates nothing.
 #
 # The rules' one error convention: a step that can be refused (Position.exit, forward,
 # backward, and the check of one seat: _check_swap, _check_seven, _explain) returns why it
@@ -19,8 +25,9 @@
 # that is the one undo history (the board's tracker and the host's follower keep none).
 #
 # One module, by concern in sections (squares and notation; cards; the position: who plays,
-# counting, notation; one pawn's steps; the cards' moves and the checks, with the refusals
-# in words; playing; the Move; the 7's split search), not five modules: each module a frozen
+# counting, notation; one pawn's steps; the hints; the cards' moves and the checks, with the
+# refusals in words; playing; the Move; the 7's split search and its dynamic programme),
+# not five modules: each module a frozen
 # board imports costs its heap (a module object and its globals' dict). Measured on the
 # 32-bit frozen build (branch i21, e0898d4): this module with what it imports 8,848 B; split
 # into rules, squares, seven and explain 9,488 B; into five modules 10,144 B. The Tock
