@@ -1686,9 +1686,9 @@ class _Seven:
                         e2 &= self.opt_end[33 + j]
                     if obs2 != _NONE and (obs2 - x2) % TRACK <= self.opt_end[65 + j]:
                         e2 = 0
-                    e = to.get((obs2, e2))
-                    if e is not None:
-                        links.append(e)
+                    to_e = to.get((obs2, e2))
+                    if to_e is not None:
+                        links.append(to_e)
                         links.append(e0)
                         links.append(k)
             n = self.opt_free[j + 1]
@@ -2097,7 +2097,7 @@ class _Seven:
                     continue
                 nxt.cells[:] = lv.cells
                 nxt.waiting = lv.waiting
-                nxt.captured.at = _NONE  # a _Caught (see levels)
+                nxt.captured.at = _NONE  # type: ignore[attr-defined]  # a _Caught
                 code = nxt._forward(self.part_c[j], self.part_s[j], self.part_k[j], self.team)
                 if not code:
                     break
