@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from tock_positions import crowded_position, random_position  # noqa: E402
 from tock_speed_cases import EIGHT  # noqa: E402
 
-from plateau.fw.games.tock import rules  # noqa: E402
+from plateau.fw.games.tock import hints, rules  # noqa: E402
 from plateau.fw.games.tock.rules import (  # noqa: E402
     CELLS,
     REACH,
@@ -65,7 +65,7 @@ def cost(pos: Position) -> int:
     """The 7's hints' work, counted (see above)."""
     seven = rules._SEVEN
     seat = 0 if pos.turn == 4 else pos.seat_of(pos.turn)
-    if not seven._dp(pos, seat):
+    if not hints._dp(seven, pos, seat):
         return 1_000_000
     nd = seven.opt_k
     work = 0
