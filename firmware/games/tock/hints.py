@@ -8,7 +8,8 @@
 # come here), in a module of its own so that only a table that asks pays for it: a frozen
 # board loads it when the first hint is asked (a table with hints off never does), and the
 # simulator's 64-bit port, which keeps loaded bytecode on its heap, only when a hint or a
-# 7's list of moves is asked. The functions take the 7's search (rules._SEVEN, `sv`) and
+# 7's list of moves is asked. The functions take the 7's search (rules._SEVEN, `sv`: the
+# caller's, and its Card, so that a module of rules loaded again is never mixed in) and
 # work in its buffers: a hint allocates nothing.
 #
 # A 7 by dynamic programming (_dp): the own pawns taken one at a time, front pawns first,
@@ -25,12 +26,10 @@ from micropython import const
 from games.cards import JOKER
 from games.tock.rules import (
     _PAWN,
-    _SEVEN,
     CELLS,
     REACH,
     STEPS,
     TRACK,
-    Card,
     _own_side,
     entry_square,
     home_square,
@@ -45,8 +44,9 @@ _N_WF = const(3)  # the same pawn once it may have slipped into CH1
 _FAIL = const(254)  # _walk: the step may not be played
 
 
-def reach(pos, card, out, s=-1):
-    """Where the card can take pawns, for the lights, without listing its moves; `out`
+def reach(sv, pos, card, out, s=-1):
+    """Position.reach (a Card: the rules' own, made there). Where the card can take pawns,
+    for the lights, without listing its moves; `out`
     (a bytearray of REACH cells, cleared here) is filled, nothing is allocated.
     s = -1: the pawns that have a legal move: out[q] = 1 under each, and
     out[CELLS + c] = 1 when a pawn of colour c may leave its camp (T8).
@@ -55,15 +55,13 @@ def reach(pos, card, out, s=-1):
     split (T11), the other pawn's square for a Jack (T12); a waiting pawn that slips
     into CH1 as another pawn frees it (T14) ends there too. Captured pawns are not
     the mover's. All seats after a joker (T18). Returns how many cells are set."""
-    if not isinstance(card, Card):
-        card = Card(card)
     pos._check_card(card)
-    out[:CELLS] = _SEVEN.zero
+    out[:CELLS] = sv.zero
     for c in range(4):
         out[CELLS + c] = 0
     for seat in pos._seats_to_try():
         if card.rank == "7":
-            seven = _SEVEN
+            seven = sv
             ends(seven, pos, seat, _NONE if s < 0 else s)
             hit = seven.hit
             if s < 0:  # the pawns that end anywhere
@@ -80,7 +78,7 @@ def reach(pos, card, out, s=-1):
                         if hit[q] & bit:
                             out[q] = 1
         else:
-            _reach_one(pos, seat, card, out, s)
+            _reach_one(sv, pos, seat, card, out, s)
     n = 0
     for q in range(REACH):
         if out[q]:
@@ -88,7 +86,7 @@ def reach(pos, card, out, s=-1):
     return n
 
 
-def _reach_one(pos, seat, card, out, s):
+def _reach_one(sv, pos, seat, card, out, s):
     """reach() of any card but a 7 for one seat, each step played on a scratch
     position."""
     own = pos.own_for_card(seat)
@@ -125,7 +123,7 @@ def _reach_one(pos, seat, card, out, s):
                 out[q if s >= 0 else CELLS + c] = 1
         if r == JOKER or (r == "K" and pos.flags["king"] == "exit-only"):
             return
-    p = _SEVEN.levels[0]  # scratch: no search is under way
+    p = sv.levels[0]  # scratch: no search is under way
     p.flags = pos.flags
     for c in own:
         q = cells.find(_PAWN[c])

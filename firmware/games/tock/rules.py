@@ -613,7 +613,9 @@ class Position:
             from games.tock import hints
 
             _hints = hints
-        return _hints.reach(self, card, out, s)
+        if not isinstance(card, Card):
+            card = Card(card)
+        return _hints.reach(_SEVEN, self, card, out, s)
 
     def _check_card(self, card):
         if card.rank == JOKER and not self.flags["jokers"]:
