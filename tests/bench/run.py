@@ -73,6 +73,11 @@ def prepare() -> Path:
         check=True,
         stdout=subprocess.DEVNULL,
     )
+    subprocess.run(  # the costliest hints, by a seeded search (issue 29)
+        [sys.executable, str(BENCH / "tock_hints.py"), str(OUT / "tock_hints.jsonl")],
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
     games = {
         "tock classic 4p": generate("classic", 4, seed=1),
         "weykick best-of-5": generate_weykick(seed=2),
@@ -197,6 +202,8 @@ def main() -> None:
         str(fresh_state()),
     )
     say(checks)
+    say("## the board's hints: the pawns a card moves, where a lifted pawn goes (issue 29)")
+    say(run_mpy(interp, heap, path, "hints_mpy", str(OUT / "tock_hints.jsonl")))
     say("## move latency (the simulated board's virtual clock, plus the estimates above)")
     say(latency(firmware, checks))
     # time and bytes allocated, not the heap's size: room for two tables and the records
@@ -224,6 +231,11 @@ def main() -> None:
     say(
         subprocess.run(
             [sys.executable, str(BENCH / "host.py"), str(log)], capture_output=True, text=True
+        ).stdout.rstrip()
+    )
+    say(  # Tock's enumeration beside an independent generator, now and before (issue 29)
+        subprocess.run(
+            [sys.executable, str(BENCH / "tock_speed.py")], capture_output=True, text=True
         ).stdout.rstrip()
     )
     say("## .mpy sizes")

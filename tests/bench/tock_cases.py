@@ -7,21 +7,12 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "host_tools"))
+from tock_speed_cases import EIGHT  # noqa: E402
+
 import plateau  # noqa: E402,F401
 from plateau.fw.games.tock.rules import Card, Position  # noqa: E402
 
-BEFORE = {
-    "rules": "classic",
-    "players": 2,
-    "turn": "R",
-    "waiting": [],
-    "pawns": {
-        "R": ["R2", "R5", "R9", "G3"],
-        "G": ["G10", "camp", "camp", "camp"],
-        "B": ["B2", "B5", "B9", "Y3"],
-        "Y": ["Y10", "camp", "camp", "camp"],
-    },
-}
+BEFORE = EIGHT
 
 
 def main(out):

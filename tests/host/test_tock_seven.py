@@ -7,7 +7,9 @@ of every ruleset, up to 5 own pawns (the reference plays every order of every sp
 8-pawn case is make bench's, tests/bench/tock_cases.py)."""
 
 import random
+import sys
 from itertools import permutations
+from pathlib import Path
 
 from plateau.fw.games.tock.rules import (
     CELLS,
@@ -18,6 +20,9 @@ from plateau.fw.games.tock.rules import (
     entry_square,
     home_square,
 )
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+from tock_positions import random_position  # noqa: E402
 
 SEVEN = Card("7H")
 
@@ -67,40 +72,6 @@ def reference(pos: Position, seat: int) -> set[bytes]:
             else:
                 out.add(bytes(p.cells))
     return out
-
-
-def random_position(rng: random.Random) -> Position:
-    rules = rng.choice(["classic", "king-exit", "toc-fr"])
-    players = rng.choice([2, 2, 3, 4])
-    pos = Position(players, rules)
-    for c in pos.colours():
-        out = rng.randint(1, 4) if players == 2 else rng.randint(0, 4)
-        near = rng.randrange(TRACK) if rng.random() < 0.4 else None  # pawns in a row
-        for _ in range(out):
-            if near is not None:  # where the order of the parts matters (T9: no passing)
-                s = (near + rng.randint(0, 6)) % TRACK
-            elif rng.random() < 0.15:  # a pawn in its home
-                s = home_square(c, rng.randint(1, 4))
-            elif rng.random() < 0.2:  # near its entry, where T14 and T15 bite
-                s = entry_square(c) - rng.randint(0, 6)
-            else:
-                s = rng.randrange(TRACK)
-            if not pos.cells[s]:
-                pos.cells[s] = c + 1
-    for c in pos.colours():  # waiting: a pawn on C16 with CH1 taken (T14, exact16 only)
-        e, h1 = entry_square(c), home_square(c, 1)
-        if pos.flags["home_entry"] != "exact16" or rng.random() < 0.5:
-            continue
-        placed = sum(1 for s in range(CELLS) if pos.cells[s] == c + 1)
-        if not pos.cells[e] and placed < 4:
-            pos.cells[e] = c + 1
-            placed += 1
-        if not pos.cells[h1] and placed < 4:
-            pos.cells[h1] = c + 1
-        if pos.cells[e] == c + 1 and pos.cells[h1]:
-            pos.waiting |= 1 << c
-    pos.turn = rng.choice(pos.colours())
-    return pos
 
 
 def test_T11_T14_the_seven_agrees_with_a_plain_reference():

@@ -1,10 +1,18 @@
 # The Tock rules core (docs/rules/tock.md, rules T1-T19): positions, cards, legal moves.
 #
 # Pure: no I/O, no clock, no `machine`. The same file runs in the firmware (MicroPython on an
-# ESP32) and in the host tools (CPython). Two questions are answered:
+# ESP32) and in the host tools (CPython). Three questions are answered:
 #   Position.legal_moves(card)   every legal move, duplicates (same result) merged  (host)
 #   Position.check(card, after)  which legal move produces this observed position   (board)
-# `check` never enumerates the splits of a 7: it reads the parts off the observation.
+#   Position.reach(card, out, s) the pawns the card can move; where one can end     (board's
+#                                hints, issue 29: lit while a card waits, a pawn lifted)
+# None of them lists the splits of a 7 to answer: `check` reads the parts off the
+# observation; `reach` and a 7's `legal_moves` go through a dynamic programme over the own
+# pawns taken front first (a pawn never passes one of its side, T9), whose state is small:
+# the nearest own pawn ahead and, near a home, its squares and waiting pawn (T14-T16), with
+# the steps and parts used as a bit mask. It is games/tock/hints.py, the one part of the
+# rules in a module of its own: loaded when first asked (a table with hints off never
+# does), it works in this module's buffers; `reach` allocates nothing.
 #
 # The rules' one error convention: a step that can be refused (Position.exit, forward,
 # backward, and the check of one seat: _check_swap, _check_seven, _explain) returns why it
@@ -18,9 +26,10 @@
 # changes by Position.play(move) and Position.undo(), as python-chess's push and pop, and
 # that is the one undo history (the board's tracker and the host's follower keep none).
 #
-# One module, by concern in sections (squares and notation; cards; the position: who plays,
-# counting, notation; one pawn's steps; the cards' moves and the checks, with the refusals
-# in words; playing; the Move; the 7's split search), not five modules: each module a frozen
+# One module (but the hints), by concern in sections (squares and notation; cards; the
+# position: who plays, counting, notation; one pawn's steps; the cards' moves and the
+# checks, with the refusals in words; playing; the Move; the 7's split search), not five
+# modules: each module a frozen
 # board imports costs its heap (a module object and its globals' dict). Measured on the
 # 32-bit frozen build (branch i21, e0898d4): this module with what it imports 8,848 B; split
 # into rules, squares, seven and explain 9,488 B; into five modules 10,144 B. The Tock
@@ -37,7 +46,9 @@ from games.settings import digits
 COLOURS = "RGBY"
 TRACK = const(72)
 CELLS = const(88)
+REACH = const(92)  # Position.reach()'s cells: the squares, then a camp per colour (CELLS + c)
 ANY = const(4)  # `turn` after a joker (T18)
+_NONE = const(255)  # no square, no pawn
 _HISTORY = const(4)  # moves a played position keeps for undo (each costs heap on the board)
 
 # Why a step is refused, as a code (kind | square << 3) that the 7's search keeps without
@@ -84,6 +95,7 @@ FLAG_VALUES = {
 # Colour tuples the rules hand out, made once: asked on every check, they allocate nothing.
 _ALONE = ((0,), (1,), (2,), (3,))
 _PAIR = ((0, 2), (1, 3), (2, 0), (3, 1))  # a 2-player seat's colours; a team (T6)
+_hints = None  # games.tock.hints, once a hint is asked (Position.reach)
 STEPS = {"A": 1, "2": 2, "3": 3, "5": 5, "6": 6, "8": 8, "9": 9, "10": 10, "Q": 12, "K": 13}
 
 
@@ -520,18 +532,25 @@ class Position:
         """T10: a track pawn steps 4 back; never into home."""
         if s >= TRACK:
             return "a pawn in home never moves backward (T16)"
+        code = self._backward(c, s, team)
+        if code & 7 == _PASS:
+            return _cannot_pass(s, code >> 3, "T10")
+        return _why(code, c, s, 4) if code else None
+
+    def _backward(self, c, s, team):
+        """backward() of a track pawn without words: 0 when done, else a refusal code."""
         p = s
         for i in range(1, 5):
             p = (p - 1) % TRACK
             if i < 4 and _own_side(self.cells[p], team):
-                return _cannot_pass(s, p, "T10")
+                return _PASS | p << 3
         why = self._land(p, team)
         if why:
-            return _why(why, c, s, 4)
+            return why
         self._leave(c, s)
         self.cells[p] = c + 1
         self.last_to = p
-        return None
+        return 0
 
     def _enter_waiting(self):
         """T14: a waiting pawn enters CH1 the moment CH1 frees."""
@@ -582,6 +601,21 @@ class Position:
                 if k not in found:
                     found[k] = m
         return list(found.values())
+
+    # --- hints (the board's lights, issue 29) -------------------------------------------
+
+    def reach(self, card, out, s=-1):
+        """Where the card can take pawns, for the lights: games/tock/hints.py (`reach`),
+        loaded when a table first asks (one with hints off never does), then kept (an
+        import each time would allocate)."""
+        global _hints
+        if _hints is None:
+            from games.tock import hints
+
+            _hints = hints
+        if not isinstance(card, Card):
+            card = Card(card)
+        return _hints.reach(_SEVEN, self, card, out, s)
 
     def _check_card(self, card):
         if card.rank == JOKER and not self.flags["jokers"]:
@@ -638,9 +672,14 @@ class Position:
 
     def _sevens(self, seat, card):
         """T11: every split of the 7 (steps per pawn), each played in every order the rules
-        allow; one Move per resulting position."""
+        allow; one Move per resulting position. The host's: read off the levels of the
+        hints' search (_Seven.plays), or where it has no answer by the search itself."""
+        from games.tock import hints
+
         found = []  # type: list[Move]
-        _SEVEN.search(self, seat, None, found, card)
+        if not hints.plays(_SEVEN, self, seat, card, found):
+            found = []
+            _SEVEN.search(self, seat, None, found, card)
         seen = set()
         for m in found:
             k = m.after.key()
@@ -968,8 +1007,8 @@ class _Caught:
 
 
 _PAWN = (b"\x01", b"\x02", b"\x03", b"\x04")  # a pawn of each colour, as cells hold it
+
 _OPTS = const(20)  # options of one pawn in a 7, at most: 0 steps, 4 free, 7 x 2 ends
-_NONE = const(255)  # no square
 
 
 class _Seven:
@@ -1020,6 +1059,24 @@ class _Seven:
         self.memo = bytearray(4 << 7)  # per `done`: two states seen (16 bits each, 0 = none)
         self.no_memo = bytearray(4 << 7)
         self.failed = False  # an order failed in this split: states are remembered
+        self.part_i = bytearray(7)  # the pawn (index into pawn_*) that plays each part
+        self.after_part = bytearray(7)  # a free part: the part that frees its CH1 first
+        self.hit = bytearray(CELLS)  # reach: bit i on each square pawn i can end on (ends())
+        self.known = bytearray(8)  # reach: per pawn, the steps whose end is already hit
+        self.target = _NONE  # reach: the one pawn asked about, or _NONE for every pawn
+        self.reaching = False  # reach() rather than search for a move
+        self.stop = True  # stop at the first order that plays out (a check, has_move)
+        self.sensitive = False  # this split's result may depend on the order (T14)
+        self.seen = None  # type: set | None  # collect: the results already made a Move
+        self.w_obs = self.w_ext = 0  # _walk's state after the step
+        self.nn = 0  # _dp's nodes
+        self.es = 3  # _dp: bytes a state
+        self.per = 29  # _dp: states a buffer
+        self.fill_c = self.fill_o = 0  # _dp: where the level being filled starts
+        self.acc = [0] * 8  # _dp: a mask per step of a pawn far from homes
+        # _dp's levels of states (nearest pawn ahead, home, mask: 3 or 5 bytes each), one
+        # after another: the search's own buffers, free while no search runs
+        self.bufs = self.moved + [lv.cells for lv in self.levels]
         self.pos = self.levels[0]  # the position searched (set by search())
         self.after = None  # type: Position | None
         self.collect = None  # type: list | None
@@ -1048,13 +1105,18 @@ class _Seven:
                 s = seen.find(pawn, s + 1)
         return -1
 
-    def search(self, pos, seat, after, collect=None, card=None):
+    def search(self, pos, seat, after, collect=None, card=None, reaching=False):
         """True when an order of a split plays out (to `after`'s placement when given);
         the split and order found stay in part_* and order. With `collect` (a list: the
-        host's enumeration), every order's Move is appended to it and the search goes on."""
+        host's enumeration), a Move of each result is appended to it and the search goes
+        on; `reaching`, each pawn's ends are marked in `hit` (see ends())."""
         self.pos = pos
         self.after = after
         self.collect = collect
+        self.reaching = reaching
+        self.stop = collect is None and not reaching
+        if collect is not None:
+            self.seen = set()
         self.card = card
         self.seat = seat
         self.own = own = pos.own_for_card(seat)
@@ -1086,7 +1148,35 @@ class _Seven:
                     n += 1
                 s = cells.find(_PAWN[c], s + 1)
         self.npawns = n
-        return self._assign(0, 7, 0)
+        if reaching:
+            self.hit[:] = self.zero
+            k = self.target
+            for i in range(n):  # pawns not asked about count as known: their splits are
+                self.known[i] = 0 if k == _NONE or self.pawn_s[i] == k else 255  # skipped
+        found = self._assign(0, 7, 0)
+        self.seen = None
+        return found
+
+    def _hit(self, lv):
+        """An order played out: each pawn's end marked, its steps known. A part that
+        ended waiting on its C16 and a waiting pawn that played none end in CH1 if their
+        colour no longer waits (they slipped in as CH1 freed, T14)."""
+        hit = self.hit
+        for d in range(self.n):
+            j = self.order[d]
+            i = self.part_i[j]
+            c = self.part_c[j]
+            f = self.dest[d]
+            if f == c * 18 + 15 and self.exact16 and not lv.waiting >> c & 1:
+                f = home_square(c, 1)
+            hit[f] |= 1 << i
+            self.known[i] |= 1 << self.part_k[j]
+        w = self.pos.waiting & ~lv.waiting
+        if w:
+            for i in range(self.npawns):
+                c = self.pawn_c[i]
+                if w >> c & 1 and self.pawn_s[i] == c * 18 + 15 and not self.pick_k[i]:
+                    hit[home_square(c, 1)] |= 1 << i
 
     def refusal(self):
         """Why the first part refused was refused, in words, or None."""
@@ -1237,22 +1327,86 @@ class _Seven:
         """The split picked: its parts (pawns that move, in pawn order), played in every
         order the rules allow."""
         n = 0
+        new = False  # reaching: a part whose end is not yet known
+        # where every order that plays out gives one result (no part ends on its own C16,
+        # T14; no free part), the first order found is enough, and _greedy finds it
+        # unless a waiting pawn's part must go before its colour's CH1 frees
+        sensitive = False
+        home = 0  # colours with a part in home
+        leaves = 0  # colours whose waiting pawn plays a part on the track
         for i in range(self.npawns):
             k = self.pick_k[i]
             if k:
                 c = self.pawn_c[i]
+                s = self.pawn_s[i]
+                free = self.pick_free[i]
                 self.part_c[n] = c
-                self.part_s[n] = home_square(c, 1) if self.pick_free[i] else self.pawn_s[i]
+                self.part_s[n] = home_square(c, 1) if free else s
                 self.part_k[n] = k
+                self.part_i[n] = i
+                if free or self.exact16 and s < TRACK and (c * 18 + 15 - s) % TRACK == k:
+                    sensitive = True
+                if s >= TRACK:
+                    home |= 1 << c
+                elif s == c * 18 + 15:
+                    leaves |= self.pos.waiting & 1 << c
+                if not self.known[i] >> k & 1:
+                    new = True
                 n += 1
         self.n = n
-        if not n:
+        for j in range(n):
+            self.after_part[j] = _NONE
+            if self.pick_free[self.part_i[j]]:  # its pawn slips in once CH1's pawn moved
+                for h in range(n):
+                    if self.part_s[h] == self.part_s[j] and not self.pick_free[self.part_i[h]]:
+                        self.after_part[j] = h
+                if self.after_part[j] == _NONE:
+                    return False  # CH1's pawn stays: the waiting pawn never slips in
+        # reaching: a pawn that waits may slip into CH1 in any split, so none is skipped
+        if not n or self.reaching and not new and not sensitive and not self.pos.waiting:
             return False
+        self.sensitive = sensitive
+        if not sensitive and not home & leaves:
+            return self._greedy() and self.stop
         self.memo[:] = self.no_memo
         self.failed = False
-        return self._orders(0, 0)
+        return self._orders(0, 0) and self.stop
 
     # the orders
+
+    def _greedy(self):
+        """The parts of a split whose order cannot change its result, played in one pass:
+        at each level the first part (front pawns first) that can play now. Such a split
+        plays out in some order only if in this one: a pawn may pass no pawn of its side
+        (T9, T15, T16), so a part that can play now ends short of every pawn of its side
+        ahead of it, and it stops no part that could have played before it (whose path
+        did not reach it). A waiting pawn that plays no part slips into CH1 whenever it
+        frees; one that plays on the track must go before (the full search, _orders)."""
+        n = self.n
+        done = 0
+        for d in range(n):
+            lv = self.levels[d]
+            nxt = self.levels[d + 1]
+            for j in range(n - 1, -1, -1):
+                if done >> j & 1:
+                    continue
+                nxt.cells[:] = lv.cells
+                nxt.waiting = lv.waiting
+                nxt.captured.at = _NONE  # type: ignore[attr-defined]  # a _Caught
+                code = nxt._forward(self.part_c[j], self.part_s[j], self.part_k[j], self.team)
+                if not code:
+                    break
+                if not self.refused:
+                    self.refused = code
+                    self.refused_c = self.part_c[j]
+                    self.refused_s = self.part_s[j]
+                    self.refused_k = self.part_k[j]
+            else:
+                return False
+            done |= 1 << j
+            self.order[d] = j
+            self.dest[d] = nxt.last_to
+        return self._orders(n, done)
 
     def _orders(self, d, done):
         """Play the parts not in `done` (a bit per part) on from levels[d], in every order
@@ -1263,10 +1417,16 @@ class _Seven:
         if done == (1 << n) - 1:
             if self.after is not None and cells != self.after.cells:
                 return False
-            if self.collect is None:
+            if self.stop:
                 return True
-            self.collect.append(self.move())
-            return False
+            if self.reaching:
+                self._hit(lv)
+            else:
+                key = bytes(cells) + bytes((lv.waiting,))
+                if key not in self.seen:  # type: ignore[operator]  # a set when collecting
+                    self.seen.add(key)  # type: ignore[union-attr]
+                    self.collect.append(self.move())  # type: ignore[union-attr]
+            return not self.sensitive  # the order does not matter: on to the next split
         # a state is met again only after an order failed from it: it is remembered then
         if self.failed and self._state(done, lv, False):
             return False
@@ -1275,7 +1435,7 @@ class _Seven:
         now = self.moved[d + 1]
         part_c = self.part_c
         part_s = self.part_s
-        for j in range(n):
+        for j in range(n - 1, -1, -1):  # front pawns first: they let the others by (T11)
             if done >> j & 1:
                 continue
             c = part_c[j]
@@ -1284,6 +1444,9 @@ class _Seven:
             # for its pawn to slip into CH1)
             if cells[s] != c + 1 or moved[s]:
                 continue
+            h = self.after_part[j]
+            if h != _NONE and not done >> h & 1:
+                continue  # a free part: CH1 still holds its own pawn
             nxt.cells[:] = cells
             nxt.waiting = lv.waiting
             nxt.captured.at = _NONE  # a _Caught (see levels)

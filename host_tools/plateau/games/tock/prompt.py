@@ -8,7 +8,17 @@ import sys
 from pathlib import Path
 
 from plateau.fw.games.cards import CardError
-from plateau.fw.games.tock.rules import Card, Illegal, Position, PositionError
+from plateau.fw.games.tock.rules import (
+    CELLS,
+    COLOURS,
+    REACH,
+    Card,
+    Illegal,
+    Position,
+    PositionError,
+    parse_square,
+    square_name,
+)
 
 
 def load_position(path: str) -> Position:
@@ -42,6 +52,36 @@ def cmd_moves(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_hints(args: argparse.Namespace) -> int:
+    """What the board lights for a card (Position.reach): the pawns it can move, and where
+    each can end (one JSON object; with --pawn, that pawn's alone)."""
+    pos = load_position(args.position)
+    card = Card(args.card)
+    out = bytearray(REACH)
+
+    def name(s: int) -> str:
+        return "camp:" + COLOURS[s - CELLS] if s >= CELLS else square_name(s)
+
+    def ends(s: int) -> list[str]:
+        pos.reach(card, out, s)
+        return [square_name(q) for q in range(CELLS) if out[q]]
+
+    if args.pawn is not None:
+        text = args.pawn
+        s = parse_square(text)
+        if text.startswith("camp:") and len(text) == 6 and text[5] in COLOURS:
+            s = CELLS + COLOURS.index(text[5])
+        if s is None or (s < CELLS and not pos.cells[s]):
+            raise PositionError(f"no pawn on {text!r} (a square with a pawn, or camp:R ...)")
+        print(json.dumps({"card": str(card), "pawn": name(s), "ends": ends(s)}))
+        return 0
+    pos.reach(card, out)
+    pawns = [s for s in range(REACH) if out[s]]
+    hints = {name(s): ends(s) for s in pawns}
+    print(json.dumps({"card": str(card), "pawns": [name(s) for s in pawns], "ends": hints}))
+    return 0
+
+
 def cmd_check(args: argparse.Namespace) -> int:
     pos = load_position(args.position)
     after = load_position(args.after)
@@ -61,6 +101,13 @@ def add_parser(sub: argparse._SubParsersAction, common=None) -> None:
     m.add_argument("--position", required=True, help="position file (T4 JSON)")
     m.add_argument("--card", required=True, help="card: 7H, 10C, QS, X ...")
     m.set_defaults(func=run(cmd_moves))
+    h = tsub.add_parser(
+        "hints", help="what the board lights for a card: the pawns it moves, where each ends"
+    )
+    h.add_argument("--position", required=True, help="position file (T4 JSON)")
+    h.add_argument("--card", required=True, help="card: 7H, 10C, QS, X ...")
+    h.add_argument("--pawn", help="one pawn's ends only: its square (R5), or camp:R")
+    h.set_defaults(func=run(cmd_hints))
     c = tsub.add_parser("check", help="is AFTER reachable from POSITION with this card?")
     c.add_argument("--position", required=True, help="position before (T4 JSON)")
     c.add_argument("--card", required=True, help="the card played")
