@@ -1,5 +1,5 @@
 # Tock rules T11-T19 (docs/rules/tock.md) and the board's check; T1-T10 are in
-# test_tock_rules.py. Runs under
+# test_tock_rules.py, a 7's list of moves in test_tock_sevens.py. Runs under
 # pytest (CPython) and under `micropython` with the ESP32 heap (tests/firmware/mpy_runner.py).
 from check import raises
 from tockpos import placement, pos, results
@@ -11,38 +11,6 @@ def only(p, card):
     ms = p.legal_moves(card)
     assert len(ms) == 1, [m.describe() for m in ms]
     return ms[0]
-
-
-def test_T11_seven_split_over_two_pawns():
-    p = pos({"R": ["R1", "R10"]})
-    moves = results(p, "7H")
-    assert (("R1", "R3"), ("R10", "R15")) in moves or (("R10", "R15"), ("R1", "R3")) in moves
-    assert (("R1", "R8"),) in moves and (("R10", "R17"),) in moves
-
-
-def test_T11_front_pawn_must_move_first():
-    # R1 -> R3 lands where the front pawn stands: only after R3 -> R8 has moved on
-    p = pos({"R": ["R1", "R3"]})
-    m = p.check("7H", pos({"R": ["R3", "R8"]}))
-    assert m.steps() == [["R3", "R8"], ["R1", "R3"]]
-    assert (("R3", "R8"), ("R1", "R3")) in results(p, "7H")
-
-
-def test_T11_seven_that_cannot_use_all_seven_has_no_move():
-    p = pos({"R": ["RH1"]})  # home pawn can move at most 3
-    assert p.legal_moves("7H") == []
-    assert not p.has_move("7H")
-    p = pos({"R": ["R3", "R5"]})
-    assert p.has_move("7H")
-
-
-def test_T11_toc_fr_splits_over_at_most_two_pawns():
-    p = pos({"R": ["R1", "R5", "R9"]}, rules="toc-fr")
-    assert all(len(s) <= 2 for s in results(p, "7H"))
-    e = raises(Illegal, p.check, "7H", pos({"R": ["R3", "R7", "R12"]}, rules="toc-fr"))
-    assert "T11" in e.why
-    c = pos({"R": ["R1", "R5", "R9"]})
-    assert c.check("7H", pos({"R": ["R3", "R7", "R12"]}))
 
 
 def test_T11_each_part_captures_on_landing():
