@@ -27,7 +27,7 @@ FIRMWARE_SRC := $(shell find firmware -name '*.py') tests/firmware/manifest.py
 FW_TESTS := $(sort $(basename $(notdir $(wildcard tests/firmware/test_*.py))))
 
 .PHONY: setup test lint typecheck mpy mp32 pytest mpytest size deploy firmware demo bench chaos \
-	resets clean hardware hardware-check club-bench
+	resets clean hardware hardware-check club-bench soak
 
 setup: $(STAMP)
 
@@ -94,8 +94,11 @@ $(MP32): $(FIRMWARE_SRC) $(MP32_BUILD)
 # Two workers side by side (pytest-xdist): most tests wait on a simulated board, a pty or a
 # broker, so two halve the time on 2 cores; a worker that is idle takes tests from the other.
 PYTEST_JOBS ?= 2
+# The soak's short form: SOAK_GAMES generated Tock games per ruleset (`make soak`: 50).
+SOAK_GAMES ?= 16
 pytest: $(STAMP) mp32
-	$(if $(HAVE_MP32),PLATEAU_MP32=$(abspath $(MP32)) )$(BIN)/pytest -n $(PYTEST_JOBS) --dist worksteal
+	$(if $(HAVE_MP32),PLATEAU_MP32=$(abspath $(MP32)) )PLATEAU_SOAK_GAMES=$(SOAK_GAMES) \
+		$(BIN)/pytest -n $(PYTEST_JOBS) --dist worksteal
 
 # The firmware's own tests under the real `micropython` command, ESP32 heap, one process per
 # test module (each starts from a fresh heap, as a board does); a whole table (test_sim_*,
@@ -150,6 +153,12 @@ bench: mpy mp32
 chaos: $(STAMP)
 	@mkdir -p build
 	$(BIN)/plateau chaos --games 50 --jobs 2 --json build/chaos.json
+
+# The soak, long form (make test plays SOAK_GAMES=16 a ruleset): 50 generated Tock games of
+# each ruleset with sensor noise through the firmware (about 5 minutes on 2 cores); fails if a
+# move was missed, reported twice, invented or called illegal.
+soak: $(STAMP)
+	PLATEAU_SOAK_GAMES=50 $(BIN)/pytest -p no:xdist tests/host/test_soak.py
 
 # The reset harness, long form (make test runs 40 kills): 240 kill -9 of the simulated board
 # over 24 whole games of the four games; prints the counts, fails if anything was lost.
