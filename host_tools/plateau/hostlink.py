@@ -87,6 +87,7 @@ class Stats:
     stale: int = 0  # frames of an ended boot, and snapshots already out of date
     board_link_errors: int = 0  # the board's reports of garbage from us
     reopens: int = 0  # the link declared dead and the port opened again
+    paused: int = 0  # events the board sent while the caller could take none (asked again)
 
     def line(self) -> str:
         return ", ".join(
@@ -117,6 +118,10 @@ class Receiver:
         self.stats = Stats()
         self.greeted = False  # a board hello since the port was opened
         self.want_snapshot = True  # the next snapshot is logged (a session, or after a gap)
+        # the caller can take no more events (plateau log holding all it may while its disk
+        # is full: logger.keep): nothing numbered is taken and nothing asked; the board
+        # keeps them in its ring and is asked from where we are once the pause ends
+        self.paused = False
         self._asked_at: float | None = None
         self._asks = 0  # asks since the last progress
         self._progress_at = 0.0
@@ -134,6 +139,19 @@ class Receiver:
         for old in earlier:
             self.retired[old] = 0
         self.log_has = log_has
+
+    def pause(self, on: bool) -> None:
+        """Take no more events (on) or go on taking them (off: the board is asked at once for
+        what it sent meanwhile, and greets a new session of the log)."""
+        if on == self.paused:
+            return
+        self.paused = on
+        if not on:
+            self.greeted = False  # its hello and snapshot are logged again
+            self.want_snapshot = True
+            self.snap = None
+            self._asked_at = None
+            self._asks = 0
 
     def passed(self, ev: dict) -> tuple[dict, bool]:
         """An event passed on, with whether it goes in the log: the one place that decides.
@@ -165,8 +183,10 @@ class Receiver:
         return self.board_at > self.seq or bool(self.held)
 
     def wants(self) -> bool:
-        return self.asking and (
-            not self.greeted or self.behind() or (self.want_snapshot and self.snap is None)
+        return (
+            self.asking
+            and not self.paused
+            and (not self.greeted or self.behind() or (self.want_snapshot and self.snap is None))
         )
 
     def ask_due(self, now: float) -> bool:
@@ -216,12 +236,21 @@ class Receiver:
         if boot != self.boot:
             out += self._new_boot(boot, now)
         seq = ev.get("seq")
+        at = ev.get("at")
+        kind = ev["type"]
+        if self.paused and self.following:  # what the board has is noted, nothing taken
+            self.board_at = max(self.board_at, seq or 0, at or 0)
+            if seq is not None:
+                self.stats.paused += 1
+            elif kind == "heartbeat":
+                self.stats.heartbeats += 1
+            elif kind not in ("gap", "snapshot"):
+                out.append((ev, False))  # shown, not logged: the session greets again later
+            return out
         if seq is not None:
             return out + self._numbered(ev, seq, now)
-        at = ev.get("at")
         if at is not None:
             self.board_at = max(self.board_at, at)
-        kind = ev["type"]
         if kind == "gap":
             if self.following:
                 out += self._gap(ev, now)
@@ -429,7 +458,7 @@ class HostLink:
         self._decoder = frame.Decoder()
         self.rx.session(self.clock())
         self.rx.asking = hello and self.rx.following  # hello=False: commands only, never ask
-        if self.rx.asking:
+        if self.rx.wants():  # (not while paused: logger.keep)
             self.hello()
 
     def hello(self) -> None:
@@ -494,7 +523,7 @@ class HostLink:
     def revive(self) -> None:
         """After DeadLink, on the same open port: a new session, greeted again."""
         self.rx.session(self.clock())
-        if self.rx.asking:
+        if self.rx.wants():
             self.hello()
 
     def command(self, cmd: dict, timeout: float, resend_s: float = 1.0) -> Iterator[dict]:
@@ -523,10 +552,17 @@ class HostLink:
         raise LinkError(f"no answer from {self.port} within {timeout:.0f} s")
 
 
-def follow(link: HostLink, say=print, retry_s: float = 0.5, give_up_s: float | None = None):
+def follow(
+    link: HostLink,
+    say=print,
+    retry_s: float = 0.5,
+    give_up_s: float | None = None,
+    idle: Callable[[], None] | None = None,
+):
     """(event, logged) from the board (HostLink.received) for as long as it takes: when the
     link drops (unplugged, board reset, dead link) it says so, reopens the port when it comes
-    back and asks for what it missed (P3). Stops after give_up_s without a link, if given."""
+    back and asks for what it missed (P3). Stops after give_up_s without a link, if given.
+    `idle` is called between tries while there is no link (plateau log retries its disk)."""
     lost_at = None
     while True:
         opened = False
@@ -547,4 +583,6 @@ def follow(link: HostLink, say=print, retry_s: float = 0.5, give_up_s: float | N
                 continue  # at once: a dead link on a port still there reopens at once
             if give_up_s is not None and time.monotonic() - lost_at > give_up_s:
                 raise
+            if idle is not None:
+                idle()
             time.sleep(retry_s)

@@ -1,0 +1,344 @@
+"""A logger that outlives its disk (issue 34): `plateau log` on a disk that fills and frees at
+seeded moments keeps the link and the board's numbering, holds what it cannot write, says so
+once, and catches up when space returns, the index after the log; what the board no longer
+holds by then is an exact `gap`; no line is ever left half written.
+
+The disk is a small filesystem of the test's own: a tmpfs it mounts where it can (as root),
+else a file-size limit on this process (RLIMIT_FSIZE, what `ulimit -f` sets: every file the
+logger writes is held to it, the log and the index each) standing in for it. Each run says
+which it had. Board and logger run in one process on a virtual clock (logkit), so what the
+log holds is counted against what the board emitted, whatever the machine's speed."""
+
+from __future__ import annotations
+
+import errno
+import random
+import resource
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from conftest import REPORT
+from logkit import SETTLE_MS, Table
+
+from plateau.index import Index
+from plateau.logger import read_log
+
+DISK_BYTES = 1024 * 1024
+
+
+class SmallDisk:
+    """`size` bytes to write in, at `where`: a tmpfs mounted there, or (where mounting is
+    not allowed) this process's file-size limit. `fill(left)` leaves about `left` bytes to
+    write, `free()` gives the space back."""
+
+    def __init__(self, where: Path, size: int = DISK_BYTES, mount: bool = True):
+        where.mkdir(parents=True, exist_ok=True)
+        self.path = where
+        self.size = size
+        self.mounted = False
+        self.why_not = ""
+        if mount:
+            done = subprocess.run(
+                ["mount", "-t", "tmpfs", "-o", f"size={size},mode=0777", "tmpfs", str(where)],
+                capture_output=True,
+                text=True,
+            )
+            self.mounted = done.returncode == 0
+            self.why_not = (done.stderr or "mount failed").strip().splitlines()[-1]
+        self._limit = resource.getrlimit(resource.RLIMIT_FSIZE)
+        assert signal.getsignal(signal.SIGXFSZ) == signal.SIG_IGN  # Python's default
+        self.filler = where / "filler"
+        self.full = False
+
+    @property
+    def kind(self) -> str:
+        if self.mounted:
+            return f"a {self.size // 1024} KB tmpfs mounted by the test"
+        why = f"; no mount: {self.why_not}" if self.why_not else ""
+        return f"a file-size limit, RLIMIT_FSIZE{why}"
+
+    def fill(self, left: int) -> None:
+        self.free()
+        self.full = True
+        if self.mounted:
+            block = b"\0" * 4096
+            with open(self.filler, "wb", buffering=0) as f:
+                try:
+                    while True:
+                        f.write(block)
+                except OSError as e:
+                    assert e.errno == errno.ENOSPC
+                size = f.tell()
+                f.truncate(max(0, size - left))  # tmpfs counts whole pages
+        else:
+            biggest = max((p.stat().st_size for p in self.path.iterdir()), default=0)
+            resource.setrlimit(resource.RLIMIT_FSIZE, (biggest + left, self._limit[1]))
+
+    def free(self) -> None:
+        self.full = False
+        if self.mounted:
+            self.filler.unlink(missing_ok=True)
+        else:
+            resource.setrlimit(resource.RLIMIT_FSIZE, self._limit)
+
+    def wipe(self) -> None:
+        self.free()
+        for p in self.path.iterdir():
+            p.unlink()
+
+    def close(self) -> None:
+        self.free()
+        if self.mounted:
+            subprocess.run(["umount", str(self.path)], check=True)
+
+
+@pytest.fixture(params=["mounted", "file-size limit"])
+def disk(request, tmp_path):
+    d = SmallDisk(tmp_path / "disk", mount=request.param == "mounted")
+    if request.param == "mounted" and not d.mounted:
+        d.close()
+        pytest.skip(f"cannot mount a tmpfs here ({d.why_not}): the file-size limit runs")
+    yield d
+    d.close()
+
+
+def account(t: Table) -> dict:
+    """What reached the log against what the board emitted."""
+    logged: Counter = Counter()
+    gapped: set = set()
+    unreadable = []
+    outages = 0
+    for n, ev, why in read_log(t.log):
+        if ev is None:
+            unreadable.append((n, why))
+            continue
+        if "seq" in ev:
+            logged[(ev["boot"], ev["seq"])] += 1
+        elif ev["type"] == "gap":
+            gapped.update((ev["boot"], k) for k in range(ev["from"], ev["to"] + 1))
+        elif ev["type"] == "outage":
+            outages += 1
+    emitted = set(t.emitted)
+    return {
+        "emitted": len(emitted),
+        "logged": len(logged),
+        "doubled": sum(c - 1 for c in logged.values()),
+        "gapped": len(gapped),
+        "missing": sorted(emitted - set(logged) - gapped)[:5],
+        "forged": sorted(set(logged) - emitted)[:5],
+        "both": sorted(set(logged) & gapped)[:5],
+        "gapped_still_held": sorted(gapped & t.held_by_board())[:5],
+        "unreadable": unreadable[:5],
+        "outage_lines": outages,
+    }
+
+
+def _said(said: list[str], what: str) -> int:
+    return sum(what in m for m in said)
+
+
+def _index_rows(db: Path, log: Path) -> tuple[list, int]:
+    ix = Index(db, log)
+    rows = [r[1:] for r in ix.games()]
+    offset = ix.offset
+    ix.abandon()
+    return rows, offset
+
+
+def scenario(seed: int, disk: SmallDisk, work: Path, hold_bytes: int) -> dict:
+    """A game of seeded steps: events played (cards, moves, games; some long), the disk
+    filled (leaving 0 to a few KB) and freed, time passing; then the disk freed for good
+    and the logger given time to catch up."""
+    rng = random.Random(seed)
+    disk.wipe()
+    log, db = disk.path / "log.jsonl", disk.path / "log.sqlite"
+    t = Table(rng, log, db, hold_bytes=hold_bytes)
+    t.start_logger()
+    t.play(rng.randint(1, 20), games=True)
+    t.run(1000)
+    fills = 0
+    for _ in range(rng.randint(4, 10)):
+        step = rng.choice(["play", "play", "play", "fill", "fill", "free", "long"])
+        if step == "fill":
+            disk.fill(rng.choice([0, 0, 200, 2000, 8000]))
+            fills += 1
+        elif step == "free":
+            disk.free()
+        else:
+            n = rng.randint(150, 400) if step == "long" else rng.randint(1, 60)
+            t.play(n, pad=rng.choice([0, 0, 60, 300]), games=True)
+        t.run(rng.choice([50, 500, 2000, 5000]))
+    disk.free()
+    t.run(SETTLE_MS)
+    t.stop_logger()
+    out = account(t)
+    said = t.said
+    out.update(
+        fills=fills,
+        cannot=_said(said, "cannot write"),
+        again=_said(said, "written again after"),
+        paused=_said(said, "taking no more from the board"),
+        index_down=_said(said, "The log goes on"),
+        index_back=_said(said, "caught up with the log"),
+    )
+    rows, offset = _index_rows(db, log)
+    fresh = work / f"rebuilt{seed}.sqlite"
+    rebuilt = Index(fresh, log)
+    rebuilt.catch_up()
+    out["index_equal"] = rows == [r[1:] for r in rebuilt.games()]
+    out["index_whole"] = offset == log.stat().st_size
+    rebuilt.close()
+    fresh.unlink()
+    return out
+
+
+def _check(seed: int, r: dict, lossless: bool) -> None:
+    where = (seed, r)
+    assert not r["unreadable"], where  # no line torn, none half written
+    assert not r["missing"] and not r["forged"] and not r["both"] and r["doubled"] == 0, where
+    assert not r["gapped_still_held"], where  # a gap only for what the board no longer had
+    if lossless:
+        assert r["gapped"] == 0, where  # everything was held in memory: nothing lost at all
+    # each outage said once when it began and once when it ended, with one line in the log
+    assert r["cannot"] == r["again"] == r["outage_lines"], where
+    assert r["index_down"] == r["index_back"], where  # the index came back every time
+    assert r["index_equal"] and r["index_whole"], where  # and caught up with the whole log
+
+
+def _run(disk: SmallDisk, tmp_path: Path, seeds: range, hold_bytes: int) -> dict:
+    runs = {seed: scenario(seed, disk, tmp_path, hold_bytes) for seed in seeds}
+    for seed, r in runs.items():
+        _check(seed, r, lossless=hold_bytes > 1 << 20)
+    keys = ("emitted", "logged", "gapped", "fills", "cannot", "paused", "index_down")
+    return {k: sum(r[k] for r in runs.values()) for k in keys}
+
+
+def test_a_full_disk_loses_nothing_the_logger_can_hold(disk, tmp_path):
+    """The issue's case: the index failed first ("database or disk is full" with 16 KB
+    free), the logger exited, nothing was logged once space was freed. Here the logger holds
+    in memory whatever it cannot write: every event the board emitted reaches the log, once,
+    in order, none in a gap, each outage said once and written in the log as one line, the
+    index caught up with the whole log and equal to a rebuild."""
+    total = _run(disk, tmp_path, range(12), hold_bytes=32 << 20)
+    REPORT.append(
+        f"full disk ({disk.kind}): 12 seeded runs, {total['fills']} fills:"
+        f" {total['emitted']} events emitted, {total['logged']} logged, 0 lost,"
+        f" {total['cannot']} log outages said and ended, {total['index_down']} index outages"
+        " caught up"
+    )
+    assert total["cannot"] >= 5 and total["emitted"] > 1000  # the generator did its job
+
+
+def test_past_what_it_may_hold_the_board_keeps_the_rest_and_a_gap_says_what_it_lost(disk, tmp_path):
+    """A logger allowed to hold only 3 KB: past it, it asks the board for nothing more (the
+    receiver paused); once the disk is back it writes what it held and asks the board for
+    the rest, which resends what its ring still has and says `gap` for what it no longer
+    has: every event the board emitted is in the log or in a gap line, never in both, and a
+    gap names only events the board no longer held."""
+    total = _run(disk, tmp_path, range(100, 112), hold_bytes=3000)
+    REPORT.append(
+        f"full disk, 3 KB held at most ({disk.kind}): 12 seeded runs: {total['emitted']}"
+        f" events emitted, {total['logged']} logged, {total['gapped']} in exact gaps (the"
+        f" board's ring past them), 0 lost otherwise; paused {total['paused']} times"
+    )
+    assert total["paused"] >= 3 and total["gapped"] > 0
+
+
+def _grown(path: Path, quiet_s: float, timeout: float) -> None:
+    """Waits until `path` has stopped growing for quiet_s (a full disk), or timeout."""
+    end = time.monotonic() + timeout
+    size, since = -1, time.monotonic()
+    while time.monotonic() < end:
+        now = path.stat().st_size if path.exists() else 0
+        if now != size:
+            size, since = now, time.monotonic()
+        elif time.monotonic() - since >= quiet_s:
+            return
+        time.sleep(0.1)
+
+
+@pytest.mark.parametrize("mount", [True, False], ids=["mounted", "file-size limit"])
+def test_plateau_log_outlives_a_48_kb_disk(tmp_path, mount):
+    """The issue's case, through the command: `plateau log --db` on a 48 KB filesystem (a
+    tmpfs, or a 48 KB file-size limit where the test cannot mount) exited with "the index:
+    database or disk is full" while 16 KB were still free, and with a file-size limit with
+    "disk I/O error" at once. Here a whole Tock game from the simulated board (its journal
+    the ground truth, kept off the small disk): the disk fills, stays full a while, then
+    space comes back (the tmpfs grown, the limit lifted): every event the board emitted is
+    in the log once, in order, unchanged, the index caught up and equal to a rebuild, and
+    `plateau log` said once that it could not write, and ends with 0."""
+    from plateau.games import find
+    from plateau.journal import compare
+    from plateau.sim import Firmware
+
+    d = SmallDisk(tmp_path / "disk", size=48 * 1024, mount=mount)
+    if mount and not d.mounted:
+        d.close()
+        pytest.skip(f"cannot mount a tmpfs here ({d.why_not}): the file-size limit runs")
+    try:
+        script = tmp_path / "g.table"
+        script.write_text(find("tock").script(3, "short"))
+        journal = tmp_path / "journal.jsonl"
+        fw = Firmware(script, "--wait-host", "--journal", str(journal))
+        log, db = d.path / "l.jsonl", d.path / "l.sqlite"
+        limit = None
+        if not d.mounted:
+            limit = (48 * 1024, resource.getrlimit(resource.RLIMIT_FSIZE)[1])
+
+            def limit_it():
+                resource.setrlimit(resource.RLIMIT_FSIZE, limit)
+
+        cmd = [sys.executable, "-m", "plateau", "log", "--port", fw.port]
+        cmd += ["--log", str(log), "--db", str(db), "--json"]
+        logger = subprocess.Popen(
+            cmd,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+            preexec_fn=limit_it if limit else None,
+        )
+        try:
+            _grown(log, quiet_s=3.0, timeout=120)  # full (the game goes on)
+            full_at = log.stat().st_size
+            if d.mounted:
+                subprocess.run(["mount", "-o", "remount,size=4m", str(d.path)], check=True)
+            else:
+                resource.prlimit(logger.pid, resource.RLIMIT_FSIZE, (limit[1], limit[1]))
+            end = time.monotonic() + 300  # a bound for a failing test, not a speed target
+            while time.monotonic() < end:
+                if journal.exists() and '"end"' in journal.read_text():
+                    got = compare(journal, log)
+                    if got["logged"] + got["gapped"] >= got["emitted"]:
+                        break
+                time.sleep(0.5)
+            time.sleep(1.5)  # an index commit after the last line
+            logger.send_signal(signal.SIGTERM)
+            _, err = logger.communicate(timeout=60)
+        finally:
+            if logger.poll() is None:
+                logger.kill()
+            fw.stop()
+        got = compare(journal, log)
+        assert logger.returncode == 0, err[-2000:]
+        assert got["emitted"] > 500 and full_at < 48 * 1024 < log.stat().st_size, got
+        for k in ("lost", "duplicated", "out_of_order", "changed", "gapped", "wrongly_gapped"):
+            assert got[k] == 0, (k, got, err[-2000:])
+        assert err.count("cannot write") == 1 and "written again after" in err, err[-2000:]
+        assert "Traceback" not in err, err[-2000:]
+        rows, offset = _index_rows(db, log)
+        rebuilt = Index(tmp_path / "rebuilt.sqlite", log)
+        rebuilt.catch_up()
+        assert rows == [r[1:] for r in rebuilt.games()] and offset == log.stat().st_size
+        rebuilt.close()
+        REPORT.append(
+            f"plateau log on a 48 KB disk ({d.kind}): a {got['emitted']}-event Tock game, the"
+            f" disk full at {full_at} B then space back: {got['logged']} logged, 0 lost,"
+            " index caught up"
+        )
+    finally:
+        d.close()
