@@ -15,6 +15,7 @@ import errno
 import random
 import resource
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
@@ -93,8 +94,8 @@ class SmallDisk:
 
     def close(self) -> None:
         self.free()
-        if self.mounted:
-            subprocess.run(["umount", str(self.path)], check=True)
+        if self.mounted:  # lazily: a test that failed may have left files open on it
+            subprocess.run(["umount", "-l", str(self.path)], check=True)
 
 
 @pytest.fixture(params=["mounted", "file-size limit"])
@@ -342,3 +343,120 @@ def test_plateau_log_outlives_a_48_kb_disk(tmp_path, mount):
         )
     finally:
         d.close()
+
+
+class IndexFaults:
+    """What makes the index alone fail while the log goes on, each undone by `mend`: its
+    file locked by another program (a reader's transaction left open: every test can), its
+    file removed, its folder made read-only, its disk full. The folder is the index's own,
+    apart from the log's: made read-only by a read-only bind mount of itself (as root: root
+    writes through a chmod), else by chmod; its disk a tmpfs of its own (or none: that
+    fault then is not drawn)."""
+
+    def __init__(self, folder: Path):
+        folder.mkdir()
+        self.folder = folder
+        self.disk = SmallDisk(folder / "disk", size=256 * 1024)
+        self.where = self.disk.path if self.disk.mounted else folder
+        self.db = self.where / "index.sqlite"
+        self.kinds = ["lock", "remove", "read-only"] + (["full"] if self.disk.mounted else [])
+        self.lock: sqlite3.Connection | None = None
+        self.bound = False
+        self.drawn: Counter = Counter()
+
+    def fault(self, kind: str) -> None:
+        self.mend()
+        self.drawn[kind] += 1
+        if kind == "lock" and self.db.exists():  # a reader's transaction left open
+            self.lock = sqlite3.connect(self.db, timeout=0)
+            self.lock.execute("begin")
+            self.lock.execute("select count(*) from games").fetchone()
+        elif kind == "remove":
+            self.db.unlink(missing_ok=True)
+        elif kind == "read-only":
+            self.bound = _bind_read_only(self.where)
+            if not self.bound:
+                self.where.chmod(0o555)
+        elif kind == "full":
+            self.disk.fill(0)
+
+    def mend(self) -> None:
+        if self.lock is not None:
+            self.lock.rollback()
+            self.lock.close()
+            self.lock = None
+        if self.bound:  # lazily: what the logger opened through it goes with it
+            subprocess.run(["umount", "-l", str(self.where)], check=True)
+            self.bound = False
+        self.where.chmod(0o755)
+        self.disk.free()
+
+    def close(self) -> None:
+        self.mend()
+        self.disk.close()
+
+
+def _bind_read_only(folder: Path) -> bool:
+    """folder mounted read-only over itself (root only): False where it cannot be."""
+    done = subprocess.run(["mount", "--bind", str(folder), str(folder)], capture_output=True)
+    if done.returncode:
+        return False
+    done = subprocess.run(["mount", "-o", "remount,ro,bind", str(folder)], capture_output=True)
+    if done.returncode:
+        subprocess.run(["umount", str(folder)])
+        return False
+    return True
+
+
+def test_the_index_failing_alone_stops_only_the_index(tmp_path):
+    """The index alone fails (locked by another program past 0.5 s, removed, its folder
+    read-only, its disk full) at seeded moments while the log's disk is fine: the log goes
+    on with every event, the logger says once per outage that the index is down and once
+    that it caught up, and at the end the index, caught up from its last commit (or made
+    again, when removed), is what a rebuild from the log gives."""
+    faults = IndexFaults(tmp_path / "ix")
+    try:
+        runs = []
+        for seed in range(10):
+            rng = random.Random(seed)
+            faults.db.unlink(missing_ok=True)
+            log = tmp_path / f"log{seed}.jsonl"
+            t = Table(rng, log, faults.db)
+            t.start_logger()
+            for _ in range(rng.randint(4, 9)):
+                if rng.random() < 0.5:
+                    faults.fault(rng.choice(faults.kinds))
+                else:
+                    faults.mend()
+                t.play(rng.randint(1, 80), games=True)
+                t.run(rng.choice([200, 1500, 4000]))
+            faults.mend()
+            t.run(SETTLE_MS + 30_000)  # the index's retries back off to 30 s
+            t.stop_logger()
+            r = account(t)
+            rows, offset = _index_rows(faults.db, log)
+            rebuilt = Index(tmp_path / "rebuilt.sqlite", log)
+            rebuilt.catch_up()
+            r.update(
+                down=_said(t.said, "The log goes on"),
+                back=_said(t.said, "caught up with the log"),
+                log_outages=_said(t.said, "cannot write"),
+                equal=rows == [r[1:] for r in rebuilt.games()],
+                whole=offset == log.stat().st_size,
+            )
+            rebuilt.close()
+            (tmp_path / "rebuilt.sqlite").unlink()
+            runs.append(r)
+            assert not r["missing"] and not r["unreadable"] and r["gapped"] == 0, (seed, r)
+            assert r["log_outages"] == 0, (seed, t.said)  # the log never stopped
+            assert r["down"] == r["back"] and r["equal"] and r["whole"], (seed, r, t.said)
+        down = sum(r["down"] for r in runs)
+        REPORT.append(
+            f"the index alone failing ({dict(faults.drawn)}; read-only by"
+            f" {'bind mount' if faults.disk.mounted else 'chmod'}): 10 seeded runs,"
+            f" {sum(r['emitted'] for r in runs)} events, every one logged; {down} index"
+            " outages, each caught up, the index equal to a rebuild"
+        )
+        assert down >= 8 and len(faults.drawn) == len(faults.kinds)
+    finally:
+        faults.close()
