@@ -294,8 +294,8 @@ class Logger:
                 )
             return None
         if st is None:
-            return f"{self.path} was removed (or its folder)"
-        return f"{self.path} was removed and another file put in its place"
+            return "it was removed (or its folder)"
+        return "it was removed and another file put in its place"
 
     def _restore(self) -> bool:
         """The log removed (its folder with it): written again at its path, whole, from the
@@ -453,25 +453,29 @@ class Logger:
         if self.outage is not None and now >= self._retry_at:
             self._drain()
         if self.index is None and self.index_down and now >= self._index_retry_at:
-            self._open_index()
+            if self.outage is None:  # (it reads the log, which must be there, whole)
+                self._open_index()
         index = self.index
-        if now - self._synced >= FSYNC_S or (index is not None and index.due()):
+        if self.outage is None and (
+            now - self._synced >= FSYNC_S or (index is not None and index.due())
+        ):
             self._sync(now)
 
     def _sync(self, now: float) -> None:
+        """The log still where it was, on disk, then the index committed (never ahead of
+        what is on disk). Not during an outage: what is held is not written yet."""
         self._synced = now
-        if self.outage is None:
-            why = self._where()
-            if why is not None:  # the file went: what it held is written again from here
-                self._failed(why)
-                return
+        why = self._where()
+        if why is not None:  # the file went: what it held is written again from here
+            self._failed(why)
+            return
         try:
-            os.fsync(self.fd)  # the index never gets ahead of what is on disk
+            os.fsync(self.fd)
         except OSError as e:
             self._failed(e)
             return
         index = self.index
-        if index is not None and index.due() and self.outage is None:
+        if index is not None and index.due():
             self._indexing(index.commit)
             self._index_there()
 
@@ -488,6 +492,8 @@ class Logger:
         try:
             index = Index(self.db, self.path, clock=self.clock, busy_s=INDEX_BUSY_S)
             index.catch_up()
+            if index.offset != self.offset:  # the log changed under it: not this logger's
+                raise OSError(errno.EAGAIN, "it could not read the log up to its end")
             self._db_ino = os.stat(self.db).st_ino
         except (sqlite3.Error, OSError) as e:
             if index is not None:
