@@ -117,6 +117,7 @@ class Receiver:
         self.log_has: Callable[[str, int], int] | None = None
         self.stats = Stats()
         self.greeted = False  # a board hello since the port was opened
+        self.opened = False  # a hello of this boot passed on (in the log: its first line)
         self.want_snapshot = True  # the next snapshot is logged (a session, or after a gap)
         # the caller can take no more events (plateau log holding all it may while its disk
         # is full: logger.keep): nothing numbered is taken and nothing asked; the board
@@ -136,6 +137,7 @@ class Receiver:
         that boot up to n the log holds, for the board's first hello to be checked against
         the log's last state (_check_log)."""
         self.boot, self.seq, self.board_at = boot, seq, seq
+        self.opened = boot is not None  # the log has that boot already
         for old in earlier:
             self.retired[old] = 0
         self.log_has = log_has
@@ -264,7 +266,9 @@ class Receiver:
                 # the board's own word on how far it is (an "at" seen before may have been a
                 # stale or wrong one): a hole that stays open is asked for again anyway
                 self.board_at = max(self.seq, at or 0)
-                self.greeted = True
+                self.greeted = self.opened = True
+                if self.following:  # what came before it, in its place after it
+                    out += self._positioned() + self._drain(now)
             elif kind == "error" and ev.get("what") == "link":
                 self.stats.board_link_errors += 1
         return out
@@ -284,7 +288,13 @@ class Receiver:
         return self._drain(now)
 
     def _drain(self, now: float) -> list[tuple[dict, bool]]:
-        out = []
+        """The held events that follow the last one passed on, in order; none of a boot
+        before its hello (its power-up hello lost, say: asked again): in the log, a boot's
+        first line is its hello, and readers take a numbered event of a boot no hello opened
+        for a forged one (repeats.Reader)."""
+        out: list[tuple[dict, bool]] = []
+        if not self.opened:
+            return out
         while self.seq + 1 in self.held:
             self.seq += 1
             out.append(self.passed(self.held.pop(self.seq)))
@@ -297,9 +307,10 @@ class Receiver:
         self._asks = 0
 
     def _positioned(self) -> list[tuple[dict, bool]]:
-        """The held snapshot, once the stream has reached the event it follows."""
+        """The held snapshot, once the stream has reached the event it follows (and its
+        boot's hello is out)."""
         snap = self.snap
-        if snap is None or snap["at"] > self.seq:
+        if snap is None or snap["at"] > self.seq or not self.opened:
             return []
         self.snap = None
         if snap["at"] < self.seq:
@@ -317,8 +328,9 @@ class Receiver:
         return self._positioned()
 
     def _gap(self, ev: dict, now: float) -> list[tuple[dict, bool]]:
-        """The board no longer holds ev["from"]..ev["to"]: what we still miss of it is lost."""
-        if ev["from"] > self.seq + 1 or ev["to"] <= self.seq:
+        """The board no longer holds ev["from"]..ev["to"]: what we still miss of it is lost.
+        Not before its boot's hello (an answer to an older ask: one comes after it)."""
+        if not self.opened or ev["from"] > self.seq + 1 or ev["to"] <= self.seq:
             return []  # an answer to an older ask: not where we are
         return self._give_up(ev["to"], "ring", now)
 
@@ -383,7 +395,7 @@ class Receiver:
                 self.retired.popitem(last=False)
         self.boot, self.seq, self.board_at = boot, 0, 0
         self.held, self.snap = {}, None
-        self.greeted = False  # its hello is logged
+        self.greeted = self.opened = False  # its hello is logged, first
         self.want_snapshot = True
         self._asks = 0
         return out
