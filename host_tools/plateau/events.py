@@ -134,6 +134,9 @@ LINK_SHAPES: dict[str, dict[str, tuple[Any, bool]]] = {
     "gap": {"from": (is_count, True), "to": (is_count, True), "why": (is_text, False)},
     # the logger's: lines before it held numbers the board never sent (hostlink._check_log)
     "retake": {"from": (is_count, True), "why": (is_text, False)},
+    # the logger's: its log could not be written for a while (a full disk...); the events
+    # it held in memory meanwhile follow (logger.Logger._note)
+    "outage": {"why": (is_text, False), "held": (is_count, False)},
     "answer": {"ok": (lambda v: isinstance(v, bool), True), "why": (maybe(is_text), False)},
     "error": {"what": (maybe(is_text), False), "why": (maybe(is_text), False)},
     # a tag awaited (enrol) no longer: a new game started (docs/protocol.md, Enrolment)

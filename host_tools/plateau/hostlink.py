@@ -87,6 +87,7 @@ class Stats:
     stale: int = 0  # frames of an ended boot, and snapshots already out of date
     board_link_errors: int = 0  # the board's reports of garbage from us
     reopens: int = 0  # the link declared dead and the port opened again
+    paused: int = 0  # events the board sent while the caller could take none (asked again)
 
     def line(self) -> str:
         return ", ".join(
@@ -116,7 +117,12 @@ class Receiver:
         self.log_has: Callable[[str, int], int] | None = None
         self.stats = Stats()
         self.greeted = False  # a board hello since the port was opened
+        self.opened = False  # a hello of this boot passed on (in the log: its first line)
         self.want_snapshot = True  # the next snapshot is logged (a session, or after a gap)
+        # the caller can take no more events (plateau log holding all it may while its disk
+        # is full: logger.keep): nothing numbered is taken and nothing asked; the board
+        # keeps them in its ring and is asked from where we are once the pause ends
+        self.paused = False
         self._asked_at: float | None = None
         self._asks = 0  # asks since the last progress
         self._progress_at = 0.0
@@ -131,9 +137,23 @@ class Receiver:
         that boot up to n the log holds, for the board's first hello to be checked against
         the log's last state (_check_log)."""
         self.boot, self.seq, self.board_at = boot, seq, seq
+        self.opened = boot is not None  # the log has that boot already
         for old in earlier:
             self.retired[old] = 0
         self.log_has = log_has
+
+    def pause(self, on: bool) -> None:
+        """Take no more events (on) or go on taking them (off: the board is asked at once for
+        what it sent meanwhile, and greets a new session of the log)."""
+        if on == self.paused:
+            return
+        self.paused = on
+        if not on:
+            self.greeted = False  # its hello and snapshot are logged again
+            self.want_snapshot = True
+            self.snap = None
+            self._asked_at = None
+            self._asks = 0
 
     def passed(self, ev: dict) -> tuple[dict, bool]:
         """An event passed on, with whether it goes in the log: the one place that decides.
@@ -165,8 +185,10 @@ class Receiver:
         return self.board_at > self.seq or bool(self.held)
 
     def wants(self) -> bool:
-        return self.asking and (
-            not self.greeted or self.behind() or (self.want_snapshot and self.snap is None)
+        return (
+            self.asking
+            and not self.paused
+            and (not self.greeted or self.behind() or (self.want_snapshot and self.snap is None))
         )
 
     def ask_due(self, now: float) -> bool:
@@ -216,12 +238,21 @@ class Receiver:
         if boot != self.boot:
             out += self._new_boot(boot, now)
         seq = ev.get("seq")
+        at = ev.get("at")
+        kind = ev["type"]
+        if self.paused and self.following:  # what the board has is noted, nothing taken
+            self.board_at = max(self.board_at, seq or 0, at or 0)
+            if seq is not None:
+                self.stats.paused += 1
+            elif kind == "heartbeat":
+                self.stats.heartbeats += 1
+            elif kind not in ("gap", "snapshot"):
+                out.append((ev, False))  # shown, not logged: the session greets again later
+            return out
         if seq is not None:
             return out + self._numbered(ev, seq, now)
-        at = ev.get("at")
         if at is not None:
             self.board_at = max(self.board_at, at)
-        kind = ev["type"]
         if kind == "gap":
             if self.following:
                 out += self._gap(ev, now)
@@ -235,7 +266,9 @@ class Receiver:
                 # the board's own word on how far it is (an "at" seen before may have been a
                 # stale or wrong one): a hole that stays open is asked for again anyway
                 self.board_at = max(self.seq, at or 0)
-                self.greeted = True
+                self.greeted = self.opened = True
+                if self.following:  # what came before it, in its place after it
+                    out += self._positioned() + self._drain(now)
             elif kind == "error" and ev.get("what") == "link":
                 self.stats.board_link_errors += 1
         return out
@@ -255,7 +288,13 @@ class Receiver:
         return self._drain(now)
 
     def _drain(self, now: float) -> list[tuple[dict, bool]]:
-        out = []
+        """The held events that follow the last one passed on, in order; none of a boot
+        before its hello (its power-up hello lost, say: asked again): in the log, a boot's
+        first line is its hello, and readers take a numbered event of a boot no hello opened
+        for a forged one (repeats.Reader)."""
+        out: list[tuple[dict, bool]] = []
+        if not self.opened:
+            return out
         while self.seq + 1 in self.held:
             self.seq += 1
             out.append(self.passed(self.held.pop(self.seq)))
@@ -268,9 +307,10 @@ class Receiver:
         self._asks = 0
 
     def _positioned(self) -> list[tuple[dict, bool]]:
-        """The held snapshot, once the stream has reached the event it follows."""
+        """The held snapshot, once the stream has reached the event it follows (and its
+        boot's hello is out)."""
         snap = self.snap
-        if snap is None or snap["at"] > self.seq:
+        if snap is None or snap["at"] > self.seq or not self.opened:
             return []
         self.snap = None
         if snap["at"] < self.seq:
@@ -288,8 +328,9 @@ class Receiver:
         return self._positioned()
 
     def _gap(self, ev: dict, now: float) -> list[tuple[dict, bool]]:
-        """The board no longer holds ev["from"]..ev["to"]: what we still miss of it is lost."""
-        if ev["from"] > self.seq + 1 or ev["to"] <= self.seq:
+        """The board no longer holds ev["from"]..ev["to"]: what we still miss of it is lost.
+        Not before its boot's hello (an answer to an older ask: one comes after it)."""
+        if not self.opened or ev["from"] > self.seq + 1 or ev["to"] <= self.seq:
             return []  # an answer to an older ask: not where we are
         return self._give_up(ev["to"], "ring", now)
 
@@ -354,7 +395,7 @@ class Receiver:
                 self.retired.popitem(last=False)
         self.boot, self.seq, self.board_at = boot, 0, 0
         self.held, self.snap = {}, None
-        self.greeted = False  # its hello is logged
+        self.greeted = self.opened = False  # its hello is logged, first
         self.want_snapshot = True
         self._asks = 0
         return out
@@ -429,7 +470,7 @@ class HostLink:
         self._decoder = frame.Decoder()
         self.rx.session(self.clock())
         self.rx.asking = hello and self.rx.following  # hello=False: commands only, never ask
-        if self.rx.asking:
+        if self.rx.wants():  # (not while paused: logger.keep)
             self.hello()
 
     def hello(self) -> None:
@@ -494,7 +535,7 @@ class HostLink:
     def revive(self) -> None:
         """After DeadLink, on the same open port: a new session, greeted again."""
         self.rx.session(self.clock())
-        if self.rx.asking:
+        if self.rx.wants():
             self.hello()
 
     def command(self, cmd: dict, timeout: float, resend_s: float = 1.0) -> Iterator[dict]:
@@ -523,10 +564,17 @@ class HostLink:
         raise LinkError(f"no answer from {self.port} within {timeout:.0f} s")
 
 
-def follow(link: HostLink, say=print, retry_s: float = 0.5, give_up_s: float | None = None):
+def follow(
+    link: HostLink,
+    say=print,
+    retry_s: float = 0.5,
+    give_up_s: float | None = None,
+    idle: Callable[[], None] | None = None,
+):
     """(event, logged) from the board (HostLink.received) for as long as it takes: when the
     link drops (unplugged, board reset, dead link) it says so, reopens the port when it comes
-    back and asks for what it missed (P3). Stops after give_up_s without a link, if given."""
+    back and asks for what it missed (P3). Stops after give_up_s without a link, if given.
+    `idle` is called between tries while there is no link (plateau log retries its disk)."""
     lost_at = None
     while True:
         opened = False
@@ -547,4 +595,6 @@ def follow(link: HostLink, say=print, retry_s: float = 0.5, give_up_s: float | N
                 continue  # at once: a dead link on a port still there reopens at once
             if give_up_s is not None and time.monotonic() - lost_at > give_up_s:
                 raise
+            if idle is not None:
+                idle()
             time.sleep(retry_s)

@@ -14,6 +14,7 @@ import json
 import os
 import sqlite3
 import time
+from collections.abc import Callable
 from dataclasses import astuple, dataclass
 from pathlib import Path
 from typing import IO, Any
@@ -124,9 +125,17 @@ class Index:
     new one made."""
 
     def __init__(
-        self, path: str | os.PathLike, log: str | os.PathLike, rebuild: bool = False
+        self,
+        path: str | os.PathLike,
+        log: str | os.PathLike,
+        rebuild: bool = False,
+        clock: Callable[[], float] = time.monotonic,
+        busy_s: float = 5.0,
     ) -> None:
-        self.db = sqlite3.connect(str(path))
+        """`busy_s`: how long a commit waits for another program holding the file locked
+        (plateau log gives little: its log goes on, and the index catches up later)."""
+        self.clock = clock
+        self.db = sqlite3.connect(str(path), timeout=busy_s)
         self.db.executescript(SCHEMA)
         cols = [r[1] for r in self.db.execute("pragma table_info(indexed)")]
         if "ident" not in cols:
@@ -166,7 +175,7 @@ class Index:
             "select count(*) from games where log = ?", (self.log,)
         ).fetchone()[0]
         self._dirty = 0
-        self._committed = time.monotonic()
+        self._committed = self.clock()
 
     def rebuild(self) -> None:
         """Forget this log's rows and read it again from the first line."""
@@ -274,7 +283,7 @@ class Index:
             )
 
     def due(self) -> bool:
-        return self._dirty > 0 and time.monotonic() - self._committed >= COMMIT_S
+        return self._dirty > 0 and self.clock() - self._committed >= COMMIT_S
 
     def commit(self) -> None:
         """The rows and how far they go, in one transaction."""
@@ -298,7 +307,7 @@ class Index:
         )
         self.db.commit()
         self._dirty = 0
-        self._committed = time.monotonic()
+        self._committed = self.clock()
 
     def games(self) -> list[tuple]:
         cols = "id, game, rules, players, moves, winner, first_line, last_line"
@@ -310,6 +319,14 @@ class Index:
     def close(self) -> None:
         self.commit()
         self.db.close()
+
+    def abandon(self) -> None:
+        """Closed without a commit (what it read since the last one is read again by the
+        next catch-up): an index that failed."""
+        try:
+            self.db.close()
+        except sqlite3.Error:
+            pass
 
 
 def _ends_line(f: IO[bytes], offset: int) -> bool:

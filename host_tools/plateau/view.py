@@ -66,6 +66,10 @@ LINK_LINES: dict[str, Line] = {
     "retake": lambda r, ev: (
         f"!      RETAKE     boot {ev.get('boot')} from event {r['from']}: {r.get('why')}"
     ),
+    "outage": lambda r, ev: (
+        f"!      OUTAGE     the log could not be written for {r.get('seconds')} s"
+        f" ({r.get('why')}): the {r.get('held')} events held meanwhile follow"
+    ),
     # link messages a person need not see: an accepted command (a refused one is shown)
     "answer": lambda r, ev: "done" if r.get("ok") else f"refused: {r.get('why')}",
 }

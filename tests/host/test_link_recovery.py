@@ -224,17 +224,59 @@ def feed(rx, frames, t=0.0):
     return [ev for p in payloads(frames) for ev, _ in rx.take(p, t)]
 
 
+def greet(rx, boot, at, t=0.0, **fields):
+    """The board's hello to rx: what it passes on."""
+    hello = {"type": "hello", "boot": boot, "at": at, **fields}
+    return rx.take(json.dumps(hello).encode(), t)
+
+
 def test_P2_events_after_a_hole_are_held_and_passed_on_in_order_once_it_fills():
     link, out = board()
     for i in range(5):
         link.emit({"type": "card", "card": "7H", "n": i})
     rx = Receiver()
+    greet(rx, "feedf00d", 0)  # the session's hello (events before it wait for it: below)
     got = feed(rx, [out[0], out[2], out[4], out[3], out[2]])
     assert [e["seq"] for e in got] == [1]
     assert rx.behind() and rx.ask_due(0.0)
     got = feed(rx, [out[1]])
     assert [e["seq"] for e in got] == [2, 3, 4, 5]
     assert rx.stats.duplicates == 1 and not rx.behind()
+
+
+def test_P2_a_boots_events_wait_for_its_hello_and_follow_it_in_the_log():
+    """In a log, a boot's first line is its hello (readers take a numbered event of a boot
+    no hello opened for a forged one: repeats.Reader): events of a new boot that come before
+    it (its power-up hello lost) are held and come after it, the snapshot too, and a gap the
+    board answers before it (to an older ask) is not taken; asked for meanwhile. A session
+    reopened on the boot it follows waits for nothing (its events are in the log already)."""
+    link, out = board()
+    for i in range(3):
+        link.emit({"type": "card", "card": "7H", "n": i})
+    rx = Receiver()
+    rx.session(0.0)
+    snap = {"type": "snapshot", "boot": "feedf00d", "at": 3, "game": "tock"}
+    gap = {"type": "gap", "boot": "feedf00d", "from": 1, "to": 1, "at": 3}
+    got = feed(rx, out)
+    got += [ev for p in (snap, gap) for ev, _ in rx.take(json.dumps(p).encode(), 0.0)]
+    assert got == [] and rx.wants() and rx.ask_due(0.0)
+    got = [
+        (ev["type"], ev.get("seq"), logged)
+        for ev, logged in greet(rx, "feedf00d", 3, 0.1, game="tock")
+    ]
+    assert got == [
+        ("hello", None, True),
+        ("card", 1, True),
+        ("card", 2, True),
+        ("card", 3, True),
+        ("snapshot", None, True),
+    ]
+    assert not rx.behind() and rx.stats.lost == 0
+    rx.session(1.0)  # the port reopened: the boot is open in the log already
+    link.emit({"type": "card", "card": "8H"})
+    assert [(ev["seq"], logged) for ev, logged in rx.take(payloads(out[-1:])[0], 1.0)] == [
+        (4, True)
+    ]
 
 
 def test_P3_asks_again_while_a_hole_stays_open_backing_off_to_once_a_second():
@@ -279,6 +321,7 @@ def test_P2_a_gap_is_taken_as_the_exact_numbers_lost_and_held_events_inside_it_a
     for i in range(12):
         link.emit({"type": "card", "card": "7H", "n": i})
     rx = Receiver()
+    greet(rx, link.boot, 0)
     feed(rx, [out[0], out[2]])  # has 1 and 3; 2 and 4.. lost
     out[:] = []
     hello = {"cmd": "hello", "boot": link.boot, "seq": 1}
@@ -301,11 +344,15 @@ def test_P2_a_board_that_restarted_ends_its_old_boot_with_a_reset_gap_and_late_f
     new, out2 = board("0000bbbb")
     new.emit({"type": "resumed"})
     rx = Receiver()
-    got = feed(rx, [out[0], out[1], out2[0], out[2], out[3]])
+    got = [ev for ev, _ in greet(rx, "0000aaaa", 0)] + feed(rx, [out[0], out[1]])
+    got += feed(rx, [out2[0]])  # its hello lost: the event waits for one
+    got += [ev for ev, _ in greet(rx, "0000bbbb", 1)] + feed(rx, [out[2], out[3]])
     kinds = [(e["type"], e.get("boot"), e.get("seq"), e.get("from"), e.get("to")) for e in got]
     assert kinds == [
+        ("hello", "0000aaaa", None, None, None),
         ("card", "0000aaaa", 1, None, None),
         ("card", "0000aaaa", 2, None, None),
+        ("hello", "0000bbbb", None, None, None),
         ("resumed", "0000bbbb", 1, None, None),
     ]
     assert rx.stats.stale == 2  # 3 and 4 of the old boot came late: dropped, not logged
@@ -315,11 +362,14 @@ def test_P2_a_board_that_restarted_ends_its_old_boot_with_a_reset_gap_and_late_f
     for i in range(3):
         old2.emit({"type": "card", "card": "7H", "n": i})
     rx = Receiver()
+    greet(rx, "0000cccc", 0)
     feed(rx, [out3[0], out3[2]])  # knows 3 exists, missed 2
-    got = feed(rx, [out2[0]])
-    assert [(e["type"], e.get("from"), e.get("to"), e.get("why")) for e in got[:2]] == [
+    got = [ev for ev, _ in greet(rx, "0000bbbb", 1)] + feed(rx, [out2[0]])
+    assert [(e["type"], e.get("from"), e.get("to"), e.get("why")) for e in got] == [
         ("gap", 2, 2, "reset"),
         ("card", None, None, None),
+        ("hello", None, None, None),
+        ("resumed", None, None, None),
     ]
 
 
@@ -344,6 +394,7 @@ def test_a_numbered_event_of_a_bad_shape_keeps_its_number():
     link.emit({"type": "move", "card": "7H"})  # no steps, no seat
     link.emit({"type": "card", "card": "8H"})
     rx = Receiver()
+    greet(rx, "feedf00d", 0)
     got = feed(rx, [bytes(out)])
     assert [(e["type"], e["seq"]) for e in got] == [("bad", 1), ("card", 2)]
     assert "move without seat" in got[0]["why"] or "move without steps" in got[0]["why"]

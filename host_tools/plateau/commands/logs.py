@@ -61,7 +61,7 @@ def cmd_log(args: argparse.Namespace) -> int:
     import signal
 
     from plateau.hostlink import HostLink, follow
-    from plateau.logger import LogError, Logger, take_up
+    from plateau.logger import LogError, Logger, keep, take_up
     from plateau.ports import resolve
     from plateau.view import View
 
@@ -79,13 +79,13 @@ def cmd_log(args: argparse.Namespace) -> int:
             if time.monotonic() >= waited_until:
                 raise NoBoard(str(e)) from None
             time.sleep(0.5)
+    tell = (lambda m: print(m, file=sys.stderr)) if args.json else print
     try:
-        log = Logger(args.log, args.db)
+        log = Logger(args.log, args.db, say=tell)
     except (LogError, OSError, sqlite3.Error) as e:
         raise PlateauError(str(e)) from None
     take_up(link.rx, args.log)
     view = View(args.json, draw=args.draw, heartbeats=args.heartbeats)
-    tell = (lambda m: print(m, file=sys.stderr)) if args.json else print
     tell(f"logging {port} to {args.log} (index {args.db}); Ctrl-C to stop")
 
     def stop(*_):
@@ -96,9 +96,8 @@ def cmd_log(args: argparse.Namespace) -> int:
     # script, under nohup: the chaos harness's loggers then never stopped on it)
     signal.signal(signal.SIGINT, stop)
     try:
-        for ev, logged in follow(link, say=tell, give_up_s=args.give_up):
-            if logged:
-                log.write(ev)
+        for ev, logged in follow(link, say=tell, give_up_s=args.give_up, idle=log.tick):
+            keep(log, link.rx, ev, logged)
             view.show(ev)
     except KeyboardInterrupt:
         pass
@@ -107,7 +106,14 @@ def cmd_log(args: argparse.Namespace) -> int:
         print(
             f"plateau log: {log.written} lines written; link: {link.stats.line()}", file=sys.stderr
         )
-    return 0
+        if log.lost:
+            print(
+                f"plateau log: {log.lost} events held could not be written ({log.outage_why()});"
+                " the board keeps its last 256: plateau log started again asks it for what the"
+                " log lacks",
+                file=sys.stderr,
+            )
+    return 1 if log.lost else 0
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
