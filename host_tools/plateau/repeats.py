@@ -195,22 +195,32 @@ class Reader:
         """Log line number `line`, holding the event ev: the lines decided by it (none while
         a hello of a new boot waits for what follows it), each taken or at fault."""
         if self.held:
-            boot = ev.get("boot")
-            hello = self.held[0][1]
-            if not isinstance(boot, str) or not ("seq" in ev or ev["type"] in _NUMBERING):
-                if ev["type"] == "hello" and boot != hello["boot"]:
-                    return self._release(True) + self.read(line, ev)  # a second restart
-                self.held.append((line, ev))
-                return []
-            return self._release(boot == hello["boot"]) + self.read(line, ev)
+            boot, kind = ev.get("boot"), ev["type"]
+            new = self.held[0][1]["boot"]
+            numbering = isinstance(boot, str) and ("seq" in ev or kind in _NUMBERING)
+            if numbering and boot in (new, self.boot):  # the new boot goes on, or the old
+                return self._release(boot == new, line) + self.read(line, ev)
+            if kind == "hello" and isinstance(boot, str) and boot != new:
+                if boot != self.boot:  # a second restart: the first one said only hello
+                    return self._release(True, line) + self.read(line, ev)
+                if self._fault(ev, kind, boot):  # a stray hello of the old boot: alone
+                    return [Read(line, ev, fault=self._fault(ev, kind, boot))]
+                return self._release(False, line) + self.read(line, ev)  # the old boot on
+            if numbering:  # a line of a third boot: its own fault (no hello opened it)
+                got = self._take(line, ev)
+                return [got] if got else []
+            self.held.append((line, ev))
+            return []
         out = self._take(line, ev)
         return [] if out is None else [out]
 
     def end(self) -> list[Read]:
         """At the log's end: a hello still held is a restart nothing followed yet."""
-        return self._release(True)
+        return self._release(True, 0)
 
-    def _release(self, restart: bool) -> list[Read]:
+    def _release(self, restart: bool, by: int) -> list[Read]:
+        """The held hello and the lines after it, as a restart or (`by` the line of the boot
+        it left going on) as a stray hello."""
         held, self.held = self.held, []
         if not held:
             return []
@@ -224,7 +234,7 @@ class Reader:
             return out
         why = (
             f"a hello of boot {hello['boot']} out of place: the log goes on with boot"
-            f" {self.boot} (line {held[-1][0] + 1}), which a board that restarted never does"
+            f" {self.boot} (line {by}), which a board that restarted never does"
         )
         out = [Read(line, hello, fault=why)]
         for n, ev in held[1:]:
