@@ -21,7 +21,7 @@ from typing import IO, Any
 
 from plateau import events
 from plateau.logger import scan_log
-from plateau.repeats import Repeats
+from plateau.repeats import Read, Reader
 from plateau.schema import IDENT_COLUMN, SCHEMA, boots, check_all, checked, count_ok
 
 COMMIT_S = 1.0  # the index commits at most this often (each commit fsyncs the log first)
@@ -122,7 +122,11 @@ class Index:
     differs from the one indexed or from another boot (a board that lost its game), or
     (Pocha, whose `new` says nothing) at a first hand after hands; a row in which nothing
     was played yet (no numbered event but the one that started it) is reused rather than a
-    new one made."""
+    new one made. The lines are taken as every reader takes them (repeats.Reader): one
+    that breaks the log's rules is not taken and is named in `faults` (those read by this
+    Index); a hello of a new boot waits for the lines after it to say it was a restart, and
+    the index commits how far it has read only up to before it (`kept`), so that the next
+    open reads it again and decides the same."""
 
     def __init__(
         self,
@@ -162,7 +166,7 @@ class Index:
         self.offset: int = got[0] if got else 0
         self.line: int = got[1] if got else 0
         self.unindexed: int = got[3] if got else 0
-        self.repeats = Repeats(boots(got[2]) if got else {})
+        self.kept: tuple[int, int] = (self.line, self.offset)  # (line, offset) committed
         cols = (
             "id, first_line, last_line, boot, first_seq, last_seq, game, rules, players,"
             " moves, winner"
@@ -171,6 +175,13 @@ class Index:
             f"select {cols} from games where log = ? order by id desc limit 1", (self.log,)
         ).fetchone()
         self.cur = Row(*checked("games", cols, row)) if row else None
+        cur = self.cur
+        self.reader = Reader(
+            boots(got[2]) if got else {},
+            cur.boot if cur and isinstance(cur.boot, str) else None,
+            cur.game if cur and isinstance(cur.game, str) else None,
+        )
+        self.faults: list[tuple[int, str]] = []  # (line, why) of the lines not taken
         self.rows = self.db.execute(
             "select count(*) from games where log = ?", (self.log,)
         ).fetchone()[0]
@@ -196,7 +207,7 @@ class Index:
             if (
                 size < self.offset
                 or (self.offset and not _ends_line(f, self.offset))
-                or (self.ident is not None and ident(f, self.offset) != self.ident)
+                or (self.ident is not None and ident(f, self.kept[1]) != self.ident)
             ):  # another log at this path (replaced): read from its first line
                 self._forget()
                 self._load()
@@ -211,12 +222,23 @@ class Index:
         """Log line number `line`, ending at byte `end`, holding ev (None: a bad line)."""
         self.line, self.offset = line, end
         self._dirty += 1
-        if ev is None or self.repeats.seen(ev):
+        for read in self.reader.read(line, ev) if ev is not None else ():
+            self._take(read)
+        if not self.reader.held:
+            self.kept = (line, end)
+
+    def _take(self, read: Read) -> None:
+        """One line as the reader took it: a game's row started or added to."""
+        line, ev = read.line, read.ev
+        if read.fault:
+            self.faults.append((line, read.fault))
             return
         kind = ev["type"]
         game = scalar(ev.get("game"))
         cur = self.cur
-        greeting = kind in ("hello", "snapshot") and game
+        # a greeting: a snapshot, or a hello that opens a boot (one of the boot followed only
+        # says where the board is: a `game` event or a snapshot says what it plays)
+        greeting = (kind == "snapshot" or (kind == "hello" and read.opens)) and game
         if (
             kind == "game"
             or (greeting and (cur is None or game != cur.game))
@@ -232,6 +254,8 @@ class Index:
             cur.players = cur.players if cur.players is not None else _players(ev)
             cur.rules = cur.rules if cur.rules is not None else scalar(ev.get("rules"))
         cur.last_line = line
+        if read.opens:  # the boot it follows (a reopened index takes it up from the row)
+            cur.boot = ev["boot"]
         if "seq" in ev:
             cur.boot, cur.last_seq = ev.get("boot"), ev["seq"]
             if cur.first_seq is None:
@@ -288,9 +312,10 @@ class Index:
     def commit(self) -> None:
         """The rows and how far they go, in one transaction."""
         self._write_row()
+        line, offset = self.kept
         try:
             with open(self.log, "rb") as f:
-                self.ident = ident(f, self.offset)
+                self.ident = ident(f, offset)
         except OSError:  # the log gone meanwhile: the next catch-up sees it
             self.ident = None
         self.db.execute(
@@ -298,9 +323,9 @@ class Index:
             " values (?, ?, ?, ?, ?, ?)",
             (
                 self.log,
-                self.offset,
-                self.line,
-                json.dumps(self.repeats.boots),
+                offset,
+                line,
+                json.dumps(self.reader.repeats.boots),
                 self.unindexed,
                 self.ident,
             ),

@@ -124,40 +124,50 @@ def replay(path: str, as_json: bool = False) -> int:
     """Every game of a log checked again with the host's copy of its rules, by the checker
     its host module makes (plateau.games): Tock move by move, the others by what their
     events must add up to (each game's checker.py); a game without one is counted,
-    not checked."""
+    not checked. The lines read as every reader takes them (repeats.Reader): a line that
+    breaks the log's rules (an event with no number where one is due, a boot no hello
+    opened, a hello out of place) is named and not taken, so the lines after it are checked
+    as the board sent them, and the replay exits 1."""
     from plateau.games import Mismatch
-    from plateau.logger import read_log
-    from plateau.repeats import Repeats
+    from plateau.repeats import Reader
 
-    repeats = Repeats()
+    reader = Reader()
     checks: list = []  # one per game met in the log, in order
     game: str | None = None
     shapes: list[str] = []  # events a check could not read
-    n = bad_lines = repeated = odd = 0
+    n = odd = faults = 0
+    skipped: list[int] = [0]  # bad lines (not events)
     try:
-        for line, ev, why in read_log(path):
-            if ev is None:
-                bad_lines += 1
-                if bad_lines <= 20:
-                    say(f"plateau replay: {path} line {line}: {why}; skipped", file=sys.stderr)
+        for r in _reads(path, reader, skipped):
+            ev, line = r.ev, r.line
+            seq = ev.get("seq")
+            what = f"line {line} ({'' if seq is None else f'event #{seq} '}{ev['type']})"
+            if r.fault:  # not taken: the lines after it are read as the board sent them
+                faults += 1
+                if faults <= 20:
+                    say(f"{what} breaks the log's rules: {r.fault}; not taken")
                 continue
-            if repeats.seen(ev):
-                repeated += 1  # the same event written twice: taken once
-                continue
-            if repeats.odd:  # taken, and said: the lines after it are read as ever
+            if r.odd:  # taken, and said: the lines after it are read as ever
                 odd += 1
                 if odd <= 20:
                     say(
-                        f"plateau replay: {path} line {line}: {repeats.odd}: a damaged line,"
+                        f"plateau replay: {path} line {line}: {r.odd}: a damaged line,"
                         " or lines missing",
                         file=sys.stderr,
                     )
             n += 1
             said = ev.get("game")
-            if ev.get("type") in ("game", "hello", "snapshot") and isinstance(said, str):
-                if said != game or ev.get("type") == "game":
-                    game = said
-                    checks.append(_checker(game))
+            kind = ev.get("type")
+            # a game begins at a `game` event, a snapshot of another game, or a hello that
+            # opens a boot (a new boot: a board that lost its game plays anew, as the index
+            # has it); a hello of the boot being followed only says where the board is
+            if isinstance(said, str) and (
+                kind == "game"
+                or (kind == "snapshot" and said != game)
+                or (kind == "hello" and r.opens)
+            ):
+                game = said
+                checks.append(_checker(game))
             if not checks:
                 continue  # no game named yet: nothing to check it against
             try:
@@ -165,19 +175,26 @@ def replay(path: str, as_json: bool = False) -> int:
             except (KeyError, TypeError, ValueError, AttributeError, IndexError):
                 shapes.append(f"line {line} (event #{ev.get('seq')} {ev.get('type')})")
             except Mismatch as e:
-                say(f"line {line} (event #{ev.get('seq')} {ev.get('type')}) does not follow: {e}")
+                say(f"{what} does not follow: {e}")
                 return 1
     except OSError as e:
         raise UsageError(f"cannot read {path}: {e.strerror}") from None
     if not checks:
         raise UsageError(f"{path} holds no game (is it a Plateau log?)")
-    if as_json:  # the last game's end
+    if as_json and not faults:  # the last game's end
         print(json.dumps(checks[-1].state()))
         return 0
     print(
-        f"replayed {n} events ({bad_lines} bad lines skipped, {repeated} repeated lines"
-        " dropped" + (f", {odd} numbered out of order" if odd else "") + "): every event"
-        " checked follows the rules"
+        f"replayed {n} events ({skipped[0]} bad lines skipped, {reader.repeated} repeated"
+        " lines dropped"
+        + (f", {odd} numbered out of order" if odd else "")
+        + "): "
+        + (
+            f"{faults} lines break the log's rules (named above, not taken); every other"
+            " event checked follows the rules"
+            if faults
+            else "every event checked follows the rules"
+        )
     )
     for c in checks:
         for text in c.summary():
@@ -188,7 +205,22 @@ def replay(path: str, as_json: bool = False) -> int:
             + ", ".join(shapes[:5])
             + (" ..." if len(shapes) > 5 else "")
         )
-    return 0
+    return 1 if faults else 0
+
+
+def _reads(path: str, reader, skipped: list[int]):
+    """The lines of the log at `path` as `reader` takes them (repeats.Read), the bad ones
+    (not events) said and counted in skipped[0]."""
+    from plateau.logger import read_log
+
+    for line, ev, why in read_log(path):
+        if ev is None:
+            skipped[0] += 1
+            if skipped[0] <= 20:
+                say(f"plateau replay: {path} line {line}: {why}; skipped", file=sys.stderr)
+            continue
+        yield from reader.read(line, ev)
+    yield from reader.end()
 
 
 class Unchecked:
@@ -229,11 +261,16 @@ def cmd_index(args: argparse.Namespace) -> int:
         index.catch_up()
         rows = index.games()
         unindexed = index.unindexed
+        faults = index.faults
         index.close()
     except OSError as e:  # the log's or the index's: the one it is
         raise PlateauError(f"{e.filename or args.db}: {e.strerror or e}") from None
     except sqlite3.Error as e:
         raise PlateauError(f"{args.db}: {e}") from None
+    for line, why in faults[:20]:  # read this time (all of them with --rebuild)
+        say(f"{args.log} line {line} breaks the log's rules: {why}; not indexed", file=sys.stderr)
+    if len(faults) > 20:
+        say(f"... and {len(faults) - 20} more lines that break them", file=sys.stderr)
     for gid, game, rules, players, moves, winner, first, last in rows:
         say(
             f"game {gid}: {game} {rules or ''} {players or '?'} players, {moves}"
