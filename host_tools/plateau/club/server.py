@@ -71,7 +71,9 @@ class Club:
                 key = (table, rec.get("epoch"), rec.get("last_line"))
                 if key not in self.recorded:  # a state carries its finished games again
                     self.recorded.add(key)
-                    self.league.record(rec)
+                    # the table whose credentials published it (the topic, which the
+                    # broker's ACL gives each table's user alone), never what it says
+                    self.league.record({**rec, "table": table})
             for w in st.withdrawn:  # results the table took back
                 key = (table, w[1], w[2])
                 if key not in self.forgotten:
