@@ -74,10 +74,17 @@ def cmd_players(args: argparse.Namespace) -> int:
     league = League(args.db)
     try:
         if seats:
-            league.seat(args.table, seats)
+            league.seat(args.table, seats, operator())
     except ValueError as e:
         print(f"plateau players: {e}", file=sys.stderr)
         return 2
+    if seats:
+        print(
+            f"plateau players: written to {args.db} directly (audited as {operator()}): the"
+            " scoreboard's pages need the operator's token, this command whoever may write"
+            " the file",
+            file=sys.stderr,
+        )
     for seat, name in sorted(league.seats(args.table).items()):
         print(f"{args.table} seat {seat}: {name}")
     return 0
@@ -103,6 +110,73 @@ def cmd_league(args: argparse.Namespace) -> int:
             )
         )
     print(f"{len(s['ratings'])} players, {len(s['history'])} recent {args.game} results")
+    return 0
+
+
+def operator() -> str:
+    """Who the audit names for a command run here: this machine's user."""
+    import getpass
+    import socket
+
+    try:
+        user = getpass.getuser()
+    except (KeyError, OSError):
+        user = "unknown user"
+    return f"{user}@{socket.gethostname()} (plateau command)"
+
+
+def cmd_results(args: argparse.Namespace) -> int:
+    """`plateau results`: the results recorded, each with its verdict; `confirm N` or
+    `void N` writes the operator's decision into the SQLite file itself (audited with this
+    machine's user): whoever can write the file is the operator here, as the token is on
+    the scoreboard's pages."""
+    from pathlib import Path
+
+    from plateau.club.league import League
+    from plateau.club.mqtt import check_table
+    from plateau.club.server import night_bounds
+    from plateau.events import clean
+
+    if not Path(args.db).exists():
+        print(
+            f"plateau results: no database {args.db} (plateau serve --db makes one)",
+            file=sys.stderr,
+        )
+        return 2
+    league = League(args.db)
+    if args.action:
+        what, n = args.action[0], args.action[1:]
+        if what not in ("confirm", "void") or len(n) != 1 or not n[0].isdigit():
+            print("plateau results: confirm N or void N (N: a result's number)", file=sys.stderr)
+            return 2
+        try:
+            done = league.decide(int(n[0]), what, operator())
+        except ValueError as e:
+            print(f"plateau results: {e}", file=sys.stderr)
+            return 2
+        print(
+            f"result {done['id']} (table {done['table']}): {done['before']} -> {done['verdict']}"
+            f" (written to {args.db} directly, audited)"
+        )
+        return 0
+    try:
+        if args.table:
+            check_table(args.table)
+    except ValueError as e:
+        print(f"plateau results: {e}", file=sys.stderr)
+        return 2
+    bounds = night_bounds(args.night) if args.night else (None, None)
+    if bounds is None:
+        print(f"plateau results: --night {args.night!r}: YYYY-MM-DD", file=sys.stderr)
+        return 2
+    rows = league.results(args.game, args.table, *bounds)
+    for r in rows:
+        who = {s: r["players"].get(s) or s for s in r["seats"]}
+        places = " > ".join(" & ".join(who.get(s, s) for s in g) for g in r["ranking"])
+        why = f": {r['why']}" if r["why"] else ""
+        game = r["game"] or "?"
+        print(clean(f"{r['id']:4d}  {r['table']:<12} {game:<8} {places}  [{r['verdict']}{why}]"))
+    print(f"{len(rows)} results")
     return 0
 
 
@@ -262,7 +336,14 @@ def add_serve(sub, common=None) -> None:
 
 
 def add_players(sub, common=None) -> None:
-    p = sub.add_parser("players", help="name a table's seats for the league")
+    p = sub.add_parser(
+        "players",
+        help="name a table's seats for the league",
+        description="Names a table's seats in the SQLite file plateau serve --db uses, with"
+        " the checks the operator's page makes, audited with this machine's user. It writes"
+        " the file directly: it is for whoever may write that file (the scoreboard's pages"
+        " need the operator's token instead).",
+    )
     p.add_argument(
         "--db", type=out_file, required=True, help="the SQLite file plateau serve --db uses"
     )
@@ -271,6 +352,26 @@ def add_players(sub, common=None) -> None:
         "seats", nargs="*", help="SEAT=NAME, e.g. R=Alice B=Bob (empty name: free the seat)"
     )
     p.set_defaults(func=cmd_players)
+
+
+def add_results(sub, common=None) -> None:
+    r = sub.add_parser(
+        "results",
+        help="the recorded results and their verdicts; confirm or void one",
+        description="The results the scoreboard recorded, each rated (its replay of the"
+        " table's events reached the same result) or disputed (why is said), confirmed or"
+        " voided by an operator. `confirm N` / `void N` writes the decision into the SQLite"
+        " file directly, audited with this machine's user: this command is for whoever may"
+        " write that file (the scoreboard's pages need the operator's token instead).",
+    )
+    r.add_argument(
+        "--db", type=out_file, required=True, help="the SQLite file plateau serve --db uses"
+    )
+    r.add_argument("--table", help="one table's results")
+    r.add_argument("--night", metavar="YYYY-MM-DD", help="one night's (06:00 to 06:00)")
+    r.add_argument("--game", help="one game's")
+    r.add_argument("action", nargs="*", metavar="confirm N | void N", help="an operator's decision")
+    r.set_defaults(func=cmd_results)
 
 
 def add_league(sub, common=None) -> None:

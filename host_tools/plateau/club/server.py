@@ -17,6 +17,7 @@ import hmac
 import json
 import os
 import secrets
+import signal
 import sqlite3
 import sys
 import time
@@ -26,12 +27,14 @@ from pathlib import Path
 
 from aiohttp import WSMsgType, web
 
-from plateau import games
+from plateau import events, games
 from plateau.club.blinds import Level, StructureError, clock, load
 from plateau.club.league import League
 from plateau.club.mqtt import TABLE, Broker, Feed, open_envelope, open_state
+from plateau.club.replay import Replay
 from plateau.club.state import TableState
 from plateau.errors import NO_BOARD, USAGE
+from plateau.events import clean
 from plateau.fw.games import declaration
 from plateau.logger import scan_log
 
@@ -48,66 +51,150 @@ def dumps(obj) -> str:
     return json.dumps(obj, separators=(",", ":"), ensure_ascii=True)
 
 
+AHEAD_WAIT_S = 2.0  # a table's state ahead of its lines: how long the lines may take to come
+
+
 class Club:
-    """Every table's state, folded from what the feed brings; tells `listeners` which table
-    changed. Repeats are dropped (TableState.feed); a hole in a table's lines (the broker lost
-    them) marks the table stale until a retained state at least as far comes."""
+    """Every table's state, folded from what the feed brings, and its replay (club.replay):
+    results are recorded as the replay judges them, rated only when it reaches the same
+    result. Tells `listeners` which table changed. Repeats are dropped (Replay.feed); a hole
+    in a table's lines (the broker lost them) marks the table stale until a retained state at
+    least as far comes, which heals its page (never its results). With a league, every line
+    taken is kept in the SQLite file, and a restarted scoreboard replays each table from its
+    copy (`restore`)."""
 
     def __init__(self, league: League | None = None):
-        self.tables: dict[str, TableState] = {}
+        self.replays: dict[str, Replay] = {}
+        self.tables: dict[str, TableState] = {}  # each table's state as its page shows it
         self.presence: dict[str, bool] = {}
         self.stale: dict[str, int] = {}  # table -> line from which its state is to be taken
+        self.ahead: dict[str, tuple[TableState, float]] = {}  # a state ahead of the lines
         self.league = league
         self.listeners: list[Callable[[str], None]] = []
         self.rejected = 0  # messages that were not what a bridge sends
         self.holes = 0
         self.recorded: set[tuple] = set()
         self.forgotten: set[tuple] = set()
+        self._unkept: list[tuple] = []  # lines taken, not yet in the SQLite file
+
+    # --- what is recorded ----------------------------------------------------------------------
+
+    def _record(self, table: str, recs: list[dict]) -> None:
+        if not self.league:
+            return
+        for rec in recs:
+            key = (table, rec.get("epoch"), rec.get("last_line"))
+            if key not in self.recorded:
+                self.recorded.add(key)
+                self.keep()  # the lines it rests on, first
+                # the table whose credentials published it (the topic, which the broker's
+                # ACL gives each table's user alone), never what it says
+                self.league.record({**rec, "table": table})
+
+    def _withdraw(self, table: str, back: list[list]) -> None:
+        """Results the table took back (its undo, replayed): no longer results."""
+        for w in back:
+            key = (table, w[1], w[2])
+            if self.league and key not in self.forgotten:
+                self.forgotten.add(key)
+                self.recorded.add(key)  # never recorded again from an older state
+                self.league.withdraw(*key)
+
+    def keep(self) -> None:
+        """The lines taken so far into the SQLite file (the server's loop calls it often)."""
+        if self.league and self._unkept:
+            rows, self._unkept = self._unkept, []
+            self.league.keep_lines(rows)
+
+    def restore(self) -> int:
+        """Each table replayed again from the scoreboard's own copy of its lines (its latest
+        log): a restarted scoreboard judges the games under way as if it had never stopped.
+        Returns the lines replayed."""
+        if not self.league:
+            return 0
+        n = 0
+        for table, (epoch, lines) in sorted(self.league.kept_lines().items()):
+            for line, prev, ev in lines:
+                self.event(table, epoch, line, prev, ev, copy=False)
+                n += 1
+        return n
+
+    # --- what the broker brings ------------------------------------------------------------------
 
     def _changed(self, table: str) -> None:
-        st = self.tables[table]
-        if self.league:
-            for rec in st.finished:
-                key = (table, rec.get("epoch"), rec.get("last_line"))
-                if key not in self.recorded:  # a state carries its finished games again
-                    self.recorded.add(key)
-                    # the table whose credentials published it (the topic, which the
-                    # broker's ACL gives each table's user alone), never what it says
-                    self.league.record({**rec, "table": table})
-            for w in st.withdrawn:  # results the table took back
-                key = (table, w[1], w[2])
-                if key not in self.forgotten:
-                    self.forgotten.add(key)
-                    self.recorded.add(key)  # never recorded again from an older state
-                    self.league.withdraw(*key)
         for f in self.listeners:
             f(table)
 
-    def event(self, table: str, epoch: str, line: int, prev: int, ev: dict) -> None:
-        st = self.tables.get(table)
-        if st is None or epoch != st.epoch:
-            if st is not None and prev > 0:
-                return  # another log taken up mid-way: its retained state comes next
-            st = self.tables[table] = TableState(table, epoch)  # a new log (or a first look)
+    def event(
+        self, table: str, epoch: str, line: int, prev: int, ev: dict, copy: bool = True
+    ) -> None:
+        """Line `line` of a table's log (`prev`: the line published before it); `copy`: kept
+        in the SQLite file (not a line read back from it, nor a local log's)."""
+        rep = self.replays.get(table)
+        if rep is None or epoch != rep.epoch:
+            if prev > 0:  # another log taken up mid-way: its retained state comes next
+                self.stale[table] = line
+                return
+            rep = self.replays[table] = Replay(table, epoch)  # a new log, from its line 1
+            self.tables[table] = rep.state
             self.stale.pop(table, None)
-        if prev > st.line:  # lines between were lost on the way
+        if prev > rep.line:  # lines between were lost on the way
             self.holes += 1
             self.stale[table] = line
-        if st.feed(line, ev):
-            self._changed(table)
+            rep.missed(rep.line + 1, prev)
+        taken, ended, back = rep.feed(line, ev)
+        if not taken:
+            return
+        if copy and self.league:
+            self._unkept.append((table, epoch, line, prev, ev))
+        self.tables[table] = rep.state
+        self._record(table, ended)
+        self._withdraw(table, back)
+        ahead = self.ahead.get(table)
+        if ahead and ahead[0].line <= rep.line:
+            del self.ahead[table]  # the lines caught up with it
+        self._changed(table)
 
     def state(self, table: str, theirs: TableState) -> None:
-        ours = self.tables.get(table)
+        """A table's retained state: taken for its page when the page has nothing better (a
+        new log, lines lost, lines that do not come); what it says ended is recorded
+        disputed, never rated."""
+        theirs.table = table
+        rep = self.replays.get(table)
+        if rep is not None and theirs.epoch == rep.epoch and theirs.line > rep.line:
+            if table not in self.stale:
+                self.ahead[table] = (theirs, time.monotonic())  # its lines may be on the way
+                return
         if (
-            ours is None
-            or theirs.epoch != ours.epoch
-            or theirs.line > ours.line
-            or (table in self.stale and theirs.line >= self.stale[table] - 1)
+            rep is None
+            or theirs.epoch != rep.epoch
+            or (table in self.stale and theirs.line >= self.stale[table])
         ):
-            theirs.table = table
-            self.tables[table] = theirs
-            self.stale.pop(table, None)
-            self._changed(table)
+            self._heal(table, theirs)
+
+    def _heal(self, table: str, theirs: TableState) -> None:
+        rep = self.replays.get(table)
+        if rep is None or theirs.epoch != rep.epoch:
+            rep = self.replays[table] = Replay(table, theirs.epoch)
+            rep.missed(1, 0)
+        self._record(table, rep.heal(theirs))
+        for w in theirs.withdrawn:  # taken back in lines it did not see: in doubt now
+            if self.league and (table, w[1], w[2]) not in self.forgotten:
+                self.league.dispute(
+                    table, w[1], w[2], "the table's state says it took this result back"
+                )
+        self.tables[table] = rep.state
+        self.stale.pop(table, None)
+        self.ahead.pop(table, None)
+        self._changed(table)
+
+    def tick(self, now: float | None = None) -> None:
+        """A state ahead of the lines whose lines did not come in AHEAD_WAIT_S: they were
+        lost (a broker that forgot the scoreboard's session): the state heals the page."""
+        now = time.monotonic() if now is None else now
+        for table, (theirs, since) in list(self.ahead.items()):
+            if now - since >= AHEAD_WAIT_S:
+                self._heal(table, theirs)
 
     def message(self, table: str, what: str, payload: bytes) -> None:
         """A message from the broker (topic plateau/<table>/<what>)."""
@@ -129,11 +216,15 @@ class Club:
 
 
 class LocalLog:
-    """One table from a log on this machine, polled as it grows."""
+    """One table from a log on this machine, polled as it grows: replayed from its first line
+    at every start (the log is here: the scoreboard keeps no copy of it), a new epoch when
+    the file is replaced."""
 
     def __init__(self, club: Club, path: str, table: str):
         self.club, self.path, self.table = club, Path(path), table
-        self.offset = self.line = 0
+        self.offset = self.line = self.fed = 0
+        self.epoch = ""
+        self.replaced = 0
         club.presence[table] = True
 
     def poll(self) -> None:
@@ -142,13 +233,23 @@ class LocalLog:
         except FileNotFoundError:
             return
         with f:
-            if os.fstat(f.fileno()).st_size < self.offset:  # replaced: from the start
-                self.offset = self.line = 0
-                self.club.tables.pop(self.table, None)
-            for n, end, ev, _ in scan_log(f, self.offset, self.line, partial=False):
+            st = os.fstat(f.fileno())
+            if (
+                not self.epoch
+                or st.st_size < self.offset
+                or not self.epoch.startswith(f"local-{st.st_ino:x}-")
+            ):  # a log (another one, or this one replaced): from its first line
+                self.offset = self.line = self.fed = 0
+                self.replaced += 1
+                self.epoch = f"local-{st.st_ino:x}-{self.replaced}"
+            for n, end, ev, why in scan_log(f, self.offset, self.line, partial=False):
                 self.offset, self.line = end, n
-                if ev is not None:
-                    self.club.event(self.table, "local", n, n - 1, ev)
+                if ev is None:
+                    if why is None:
+                        continue  # a blank line: nothing to say
+                    ev = events.bad(None, None, why, b"")  # as the bridge publishes it
+                self.club.event(self.table, self.epoch, n, self.fed, ev, copy=False)
+                self.fed = n
 
 
 class Client:
@@ -200,10 +301,17 @@ class Server:
                 web.get("/", self.page("club")),
                 web.get("/table/{table}", self.page("table")),
                 web.get("/league/{game}", self.page("league")),
+                web.get("/results", self.page("results")),
+                web.get("/results/table/{table}", self.page("results")),
+                web.get("/results/night/{night}", self.page("results")),
+                web.get("/operator", self.page("operator")),
                 web.get("/api/club", self.api_club),
                 web.get("/api/table/{table}", self.api_table),
                 web.get("/api/league/{game}", self.api_league),
+                web.get("/api/results", self.api_results),
+                web.get("/api/audit", self.api_audit),
                 web.post("/api/table/{table}/players", self.api_players),
+                web.post("/api/results/{result}/{action}", self.api_decide),
                 web.get("/ws", self.websocket),
                 web.get("/favicon.ico", self.no_icon),
                 web.static("/static", STATIC),
@@ -232,10 +340,13 @@ class Server:
         async def handler(request: web.Request) -> web.StreamResponse:
             t = request.match_info.get("table")
             g = request.match_info.get("game")
-            if (t is not None and not TABLE.match(t)) or (
-                g is not None and g not in games.league()
+            night = request.match_info.get("night")
+            if (
+                (t is not None and not TABLE.match(t))
+                or (g is not None and g not in games.league())
+                or (night is not None and night_bounds(night) is None)
             ):
-                raise web.HTTPNotFound(text="no such table or game")
+                raise web.HTTPNotFound(text="no such table, game or night")
             return web.Response(text=html, content_type="text/html")
 
         return handler
@@ -265,17 +376,79 @@ class Server:
         body = league.standings(game) if league else {"ratings": [], "history": []}
         return web.json_response(body, dumps=dumps)
 
-    async def api_players(self, request: web.Request) -> web.Response:
+    async def api_results(self, request: web.Request) -> web.Response:
+        """The results of a table, of a night (06:00 to 06:00, this machine's time), or of
+        tonight, with each one's verdict and why."""
+        table = request.query.get("table")
+        night = request.query.get("night")
+        if table is not None and not TABLE.match(table):
+            raise web.HTTPNotFound(text="no such table")
+        if night is None and table is None:
+            night = night_of(time.time())
+        bounds = night_bounds(night) if night is not None else (None, None)
+        if bounds is None:
+            raise web.HTTPNotFound(text="a night is YYYY-MM-DD")
+        league = self.club.league
+        rows = league.results(table=table, since=bounds[0], until=bounds[1]) if league else []
+        return web.json_response(
+            {"table": table, "night": night, "results": [shown_result(r) for r in rows]},
+            dumps=dumps,
+        )
+
+    def _operator(self, request: web.Request, what: str) -> None:
+        """Writes and the audit need the operator's token."""
         given = request.headers.get("Authorization", "")
         if not hmac.compare_digest(given.encode(), f"Bearer {self.token}".encode()):
-            raise web.HTTPUnauthorized(text="the operator's token is needed to name players")
+            raise web.HTTPUnauthorized(text=f"the operator's token is needed to {what}")
+
+    @staticmethod
+    def _who(request: web.Request, body: dict) -> str:
+        """Who the audit names: the name the operator gave, and where the request came from."""
+        by = body.get("by") if isinstance(body, dict) else None
+        name = by.strip() if isinstance(by, str) and 0 < len(by.strip()) <= 40 else "operator"
+        return clean(f"{name} ({request.remote or 'unknown address'})")
+
+    async def api_audit(self, request: web.Request) -> web.Response:
+        self._operator(request, "read the audit")
+        league = self.club.league
+        return web.json_response({"audit": league.audit() if league else []}, dumps=dumps)
+
+    async def api_decide(self, request: web.Request) -> web.Response:
+        """An operator confirms or voids a result (`/api/results/ID/confirm`, `.../void`)."""
+        self._operator(request, "confirm or void a result")
+        league = self.club.league
+        if league is None:
+            raise web.HTTPNotFound(text="no results: the scoreboard has no --db")
+        body = await self._body(request, required=False)
+        try:
+            result = int(request.match_info["result"])
+            done = league.decide(result, request.match_info["action"], self._who(request, body))
+        except ValueError as e:
+            raise web.HTTPBadRequest(text=str(e)) from e
+        if done["table"] in self.club.tables:
+            self._changed(done["table"])
+        return web.json_response({"ok": True, **done})
+
+    async def _body(self, request: web.Request, required: bool = True) -> dict:
+        try:
+            body = await request.json()
+        except ValueError as e:
+            if not required and not await request.read():
+                return {}
+            raise web.HTTPBadRequest(text=f"not JSON: {e}") from e
+        if not isinstance(body, dict):
+            raise web.HTTPBadRequest(text="not a JSON object")
+        return body
+
+    async def api_players(self, request: web.Request) -> web.Response:
+        self._operator(request, "name players")
         t = request.match_info["table"]
         if not TABLE.match(t) or self.club.league is None:
             raise web.HTTPNotFound(text="no such table")
+        body = await self._body(request)
         try:
-            body = await request.json()
             seats = body["seats"]
-            self.club.league.seat(t, seats)
+            self.club.league.seat(t, seats, self._who(request, body))
         except (ValueError, KeyError, TypeError) as e:
             raise web.HTTPBadRequest(text=f"bad players: {e}") from e
         if t in self.club.tables:
@@ -310,6 +483,9 @@ class Server:
             "online": self.club.presence.get(table, False),
             "stale": table in self.club.stale,
             "players": league.seats(table) if league else {},
+            "results": [shown_result(r) for r in league.results(table=table)[-RESULTS_SHOWN:]]
+            if league
+            else [],
             "sent": time.time(),
         }
 
@@ -359,6 +535,37 @@ class Server:
         }
 
 
+RESULTS_SHOWN = 8  # a table's latest results on its page
+NIGHT_STARTS_H = 6  # a club night runs from 06:00 to 06:00: a game past midnight is tonight's
+
+
+def night_of(t: float) -> str:
+    """The night (YYYY-MM-DD, this machine's time) a moment belongs to."""
+    return time.strftime("%Y-%m-%d", time.localtime(t - NIGHT_STARTS_H * 3600))
+
+
+def night_bounds(night: str) -> tuple[float, float] | None:
+    """(from, to) of a night as times, None if it is not YYYY-MM-DD."""
+    import datetime
+
+    try:
+        day = datetime.date.fromisoformat(night)
+    except (TypeError, ValueError):
+        return None
+    if len(night) != 10:
+        return None
+    start = datetime.datetime(day.year, day.month, day.day, NIGHT_STARTS_H)
+    return start.timestamp(), (start + datetime.timedelta(days=1)).timestamp()
+
+
+def shown_result(r: dict) -> dict:
+    """A recorded result as a page shows it: the seats' names, its verdict and why."""
+    names = {s: r["players"].get(s) or s for s in r["seats"]}
+    keep = ("id", "table", "game", "rules", "ranking", "score", "verdict", "why", "lines")
+    return {**{k: r[k] for k in keep}, "epoch": r.get("epoch"), "names": names,
+            "finished": r["finished"], "night": night_of(r["finished"] or 0)}  # fmt: skip
+
+
 def load_token(path: str | None) -> tuple[str, str]:
     """(token, where it came from): a file, PLATEAU_TOKEN, or made now."""
     if path:
@@ -393,11 +600,21 @@ def serve(args) -> int:
         return 2
     league = League(args.db) if args.db else None
     club = Club(league)
+    if league and args.mqtt:
+        lines = club.restore()
+        if lines:
+            print(
+                f"plateau serve: {len(club.replays)} tables replayed again from {args.db}"
+                f" ({lines} lines)",
+                file=sys.stderr,
+            )
     server = Server(club, token, blinds)
 
     async def main() -> None:
         loop = asyncio.get_running_loop()
         server.loop = loop
+        stopping = asyncio.Event()  # SIGTERM (systemd, a test): stop as cleanly as Ctrl-C
+        loop.add_signal_handler(signal.SIGTERM, stopping.set)
         feed = None
         if broker:
 
@@ -438,16 +655,20 @@ def serve(args) -> int:
         local = LocalLog(club, args.log, args.table) if args.log else None
         try:
             n = 0
-            while True:
+            while not stopping.is_set():
                 if local:
                     local.poll()
                 n += 1
+                if n % 20 == 0:
+                    club.keep()  # the lines taken, in the SQLite file every 0.2 s
                 if n % 50 == 0:
                     server.tick()
+                    club.tick()
                 await asyncio.sleep(0.01)
         finally:
             if feed:
                 feed.stop()
+            club.keep()
             await runner.cleanup()
 
     try:

@@ -50,6 +50,7 @@ function nav() {
   for (const g of GAMES) {
     n.appendChild(el("a", { href: "/league/" + g }, "league: " + g));
   }
+  n.appendChild(el("a", { href: "/results" }, "results"));
 }
 
 function seatName(seat) {
@@ -132,7 +133,7 @@ function tablePage() {
   const main = document.getElementById("main");
   const head = el("h1", { id: "title" }, table);
   const body = el("div", { id: "game" }, el("p", { class: "muted" }, "waiting for the table"));
-  replace(main, head, body, operatorForm(table));
+  replace(main, head, body);
   connect("?table=" + encodeURIComponent(table), (msg) => {
     if (msg.type !== "state") return;
     const st = msg.state;
@@ -142,47 +143,115 @@ function tablePage() {
     replace(head, el("span", { class: "dot" + (msg.online ? " on" : "") }), table + " \u00b7 " + (st.game || "no game yet"));
     const parts = [];
     if (msg.stale) parts.push(el("div", { class: "banner stale" }, "events were lost on the way: catching up from the table"));
+    const verdict = lastVerdict(st, msg.results || []);
+    if (verdict) parts.push(verdict);
     const draw = plateau.page.rows ? (v) => rows(v, plateau.page.rows) : DRAWINGS[plateau.page.draw];
     plateau.blinds = msg.blinds ? { clock: msg.blinds, at: Date.now() } : null;
     parts.push(draw && st.game ? draw(st.view || {}) : el("p", { class: "muted" }, "no game yet"));
     parts.push(el("p", { class: "muted" }, st.events + " events \u00b7 boot " + (st.boot || "-") + " \u00b7 #" + st.seq));
+    parts.push(el("p", {}, el("a", { href: "/results/table/" + encodeURIComponent(table) }, "this table's results")));
     replace(body, parts);
     applied(table, st);
-    fillSeats(st.view && st.view.seats);
   });
   setInterval(tickClock, 200);
 }
 
-function operatorForm(table) {
-  const seats = el("span", { id: "seats" });
-  const token = el("input", { type: "password", id: "token", placeholder: "operator token", autocomplete: "off" });
-  token.value = sessionStorage.getItem("plateau-token") || "";
-  const said = el("span", { id: "said", class: "muted" });
-  const form = el("form", { class: "operator", id: "players-form" },
-    el("b", {}, "Players "), seats, el("label", {}, "token ", token), el("button", { type: "submit" }, "name them"), " ", said);
-  form.addEventListener("submit", async (e) => {
-    e.preventDefault();
-    sessionStorage.setItem("plateau-token", token.value);
-    const body = {};
-    for (const inp of seats.querySelectorAll("input")) body[inp.dataset.seat] = inp.value;
-    const r = await fetch("/api/table/" + encodeURIComponent(table) + "/players", {
-      method: "POST", headers: { "Content-Type": "application/json", Authorization: "Bearer " + token.value },
-      body: JSON.stringify({ seats: body }) });
-    said.textContent = r.ok ? "saved" : "refused: " + (await r.text());
-  });
-  return form;
+// the verdict on the game the page shows, if it ended: said when it is not rated
+function lastVerdict(st, results) {
+  const last = (st.finished || [])[st.finished.length - 1];
+  if (!last) return null;
+  const r = results.find((x) => x.epoch === st.epoch && x.lines[1] === last.last_line);
+  if (!r || r.verdict === "rated" || r.verdict === "confirmed") return null;
+  return el("div", { class: "banner problem", id: "verdict" },
+    el("b", {}, r.verdict === "voided" ? "Result voided by the operator" : "Result disputed: not rated unless the operator confirms it"),
+    r.why ? el("div", {}, r.why) : null);
 }
 
-function fillSeats(seats) {
-  const box = document.getElementById("seats");
-  if (!box || !seats) return;
-  const have = [...box.querySelectorAll("input")].map((i) => i.dataset.seat).join(",");
-  if (have === seats.join(",")) return;
-  replace(box, seats.map((s) => {
-    const inp = el("input", { "data-seat": s, placeholder: "seat " + s });
-    inp.value = plateau.players[s] || "";
-    return el("label", {}, s + " ", inp);
-  }));
+// --- results: a table's, a night's ----------------------------------------------------------
+
+function resultRows(results, operator) {
+  return el("table", { class: "grid", id: "results" },
+    el("tr", {}, el("th", {}, "#"), el("th", {}, "table"), el("th", {}, "game"), el("th", {}, "places"), el("th", {}, "verdict"), operator ? el("th", {}, "") : null),
+    results.map((r) => el("tr", { "data-result": r.id, class: r.verdict },
+      el("td", {}, r.id), el("td", {}, el("a", { href: "/results/table/" + encodeURIComponent(r.table) }, r.table)),
+      el("td", {}, (r.game || "") + " " + new Date(r.finished * 1000).toLocaleTimeString()),
+      el("td", {}, r.ranking.map((g) => g.map((s) => r.names[s] || s).join(" & ")).join(" > ")),
+      el("td", { class: "verdict" }, r.verdict, r.why ? el("div", { class: "muted" }, r.why) : null),
+      operator ? el("td", {}, operator(r)) : null)));
+}
+
+function resultsPage() {
+  const parts = location.pathname.split("/");
+  const query = parts[2] === "table" ? "table=" + parts[3] : parts[2] === "night" ? "night=" + parts[3] : "";
+  const main = document.getElementById("main");
+  async function load() {
+    let data;
+    try { data = await (await fetch("/api/results?" + query)).json(); status("live", "live"); }
+    catch (e) { status("reconnecting", "down"); return; }
+    const title = data.table ? "Results: table " + data.table : "Results: the night of " + data.night;
+    replace(main, el("h1", {}, title),
+      el("p", { class: "muted" }, "rated: the scoreboard's replay of the table's events reached the same result;" +
+        " disputed: it did not (why is said), not rated unless the operator confirms it"),
+      resultRows(data.results, null));
+  }
+  load();
+  setInterval(load, 5000);
+}
+
+// --- the operator's page: the token, players, disputed results, the audit ----------------------
+
+function operatorPage() {
+  const main = document.getElementById("main");
+  const token = el("input", { type: "password", id: "token", placeholder: "operator token", autocomplete: "off" });
+  token.value = sessionStorage.getItem("plateau-token") || "";
+  const by = el("input", { id: "by", placeholder: "your name (for the audit)" });
+  by.value = sessionStorage.getItem("plateau-by") || "";
+  const said = el("p", { id: "said", class: "muted" });
+  const box = el("div", { id: "operator" });
+  replace(main, el("h1", {}, "Operator"),
+    el("form", { class: "operator", id: "token-form" }, el("label", {}, "token ", token), el("label", {}, "name ", by)), said, box);
+  const send = async (url, body) => {
+    sessionStorage.setItem("plateau-token", token.value);
+    sessionStorage.setItem("plateau-by", by.value);
+    const r = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json", Authorization: "Bearer " + token.value },
+      body: JSON.stringify({ ...body, by: by.value }) });
+    said.textContent = r.ok ? "done" : "refused: " + (await r.text());
+    load();
+  };
+  async function load() {
+    const tables = (await (await fetch("/api/club")).json()).tables;
+    const results = (await (await fetch("/api/results?night=" + new Date(Date.now() - 6 * 3600e3).toISOString().slice(0, 10))).json()).results;
+    const forms = [];
+    for (const t of tables) {
+      const st = (await (await fetch("/api/table/" + encodeURIComponent(t.table))).json());
+      const seats = (st.state.view || {}).seats || [];
+      const inputs = seats.map((s) => { const i = el("input", { "data-seat": s, placeholder: "seat " + s }); i.value = (st.players || {})[s] || ""; return el("label", {}, s + " ", i); });
+      const form = el("form", { class: "operator", "data-table": t.table }, el("b", {}, t.table + " "), inputs, el("button", { type: "submit" }, "name them"));
+      form.addEventListener("submit", (e) => {
+        e.preventDefault();
+        const body = {};
+        for (const i of form.querySelectorAll("input")) body[i.dataset.seat] = i.value;
+        send("/api/table/" + encodeURIComponent(t.table) + "/players", { seats: body });
+      });
+      forms.push(form);
+    }
+    const decide = (r) => [r.verdict !== "confirmed" ? el("button", { "data-action": "confirm" }, "confirm") : null,
+      r.verdict !== "voided" ? el("button", { "data-action": "void" }, "void") : null];
+    const table = resultRows(results, decide);
+    for (const b of table.querySelectorAll("button")) {
+      b.addEventListener("click", () => send("/api/results/" + b.closest("tr").dataset.result + "/" + b.dataset.action, {}));
+    }
+    const audit = el("div", { id: "audit" });
+    if (token.value) {
+      const r = await fetch("/api/audit", { headers: { Authorization: "Bearer " + token.value } });
+      if (r.ok) replace(audit, el("table", { class: "grid" }, el("tr", {}, ["when", "who", "what", "table", "result", "before", "after"].map((h) => el("th", {}, h))),
+        (await r.json()).audit.slice(-50).reverse().map((a) => el("tr", {}, el("td", {}, new Date(a.at * 1000).toLocaleString()), el("td", {}, a.who),
+          el("td", {}, a.action), el("td", {}, a.table || ""), el("td", {}, a.result ?? ""), el("td", {}, JSON.stringify(a.before)), el("td", {}, JSON.stringify(a.after))))));
+    }
+    replace(box, el("h2", {}, "Players"), forms, el("h2", {}, "Tonight's results"), table, el("h2", {}, "Audit"), audit);
+  }
+  token.addEventListener("change", load);
+  load();
 }
 
 // --- the drawings a game's PAGE names ------------------------------------------------------------
@@ -394,10 +463,11 @@ function leaguePage() {
         data.ratings.map((r, i) => el("tr", {}, el("td", {}, i + 1), el("td", {}, r.player), el("td", {}, r.rating), el("td", {}, r.games), el("td", {}, r.wins)))),
       el("h2", {}, "Results"),
       el("table", { class: "grid", id: "history" },
-        el("tr", {}, el("th", {}, "table"), el("th", {}, "rules"), el("th", {}, "places"), el("th", {}, "rating change"), el("th", {}, "log lines")),
+        el("tr", {}, el("th", {}, "table"), el("th", {}, "rules"), el("th", {}, "places"), el("th", {}, "rating change"), el("th", {}, "verdict"), el("th", {}, "log lines")),
         data.history.map((h) => el("tr", {}, el("td", {}, h.table), el("td", {}, h.rules || ""),
           el("td", {}, h.ranking.map((g) => g.map((s) => h.names[s] || s).join(" & ")).join(" > ")),
           el("td", {}, Object.entries(h.change).map(([p, d]) => p + " " + (d >= 0 ? "+" : "") + d).join(", ")),
+          el("td", { class: "verdict" }, h.verdict, h.why ? el("div", { class: "muted" }, h.why) : null),
           el("td", {}, h.lines.join("-"))))));
   }
   load();
@@ -405,4 +475,4 @@ function leaguePage() {
 }
 
 nav();
-({ club: clubPage, table: tablePage, league: leaguePage })[document.body.dataset.page]();
+({ club: clubPage, table: tablePage, league: leaguePage, results: resultsPage, operator: operatorPage })[document.body.dataset.page]();
