@@ -166,7 +166,9 @@ def bench(tables: int = 50, rate: float = 10.0, seconds: float = 60.0, say=print
         if what == "events":
             deliveries[(table, open_envelope(payload)[1])] += 1
 
-    raw = Feed(Broker("127.0.0.1", broker.port, READER, "pw-club"), count)
+    # a session of its own: the same name as the scoreboard's (its default) would take the
+    # scoreboard's session over, each connection kicking the other off (and the lines to it)
+    raw = Feed(Broker("127.0.0.1", broker.port, READER, "pw-club"), count, client_id="bench-raw")
     raw.start()
     raw.connected.wait(10)
     got: list = []
