@@ -162,7 +162,7 @@ def bench(tables: int = 50, rate: float = 10.0, seconds: float = 60.0, say=print
     url = serve.stdout.readline().split()[-1]
     deliveries: Counter = Counter()
 
-    def count(table: str, what: str, payload: bytes) -> None:
+    def count(table: str, what: str, payload: bytes, retained: bool) -> None:
         if what == "events":
             deliveries[(table, open_envelope(payload)[1])] += 1
 

@@ -80,10 +80,10 @@ class ClubFeed:
         self.lock = threading.Lock()
         self.messages = 0
 
-        def on(table: str, what: str, payload: bytes) -> None:
+        def on(table: str, what: str, payload: bytes, retained: bool) -> None:
             with self.lock:
                 self.messages += 1
-                self.club.message(table, what, payload)
+                self.club.message(table, what, payload, retained)
 
         self.feed = Feed(broker, on, client_id=f"test-club-{time.monotonic_ns()}")
         self.feed.start()

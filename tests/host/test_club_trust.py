@@ -162,7 +162,7 @@ def test_the_operator_confirms_or_voids_audited(logs, tmp_path):
             assert (await c.post(url, json={"by": "Ana"}, headers=ok)).status == 200
             assert (await c.post(f"/api/results/{got[0]['id']}/void", headers=ok)).status == 200
             assert (await c.post(f"/api/results/{disputed}/bless", headers=ok)).status == 400
-            assert (await c.post("/api/results/999/void", headers=ok)).status == 400
+            assert (await c.post("/api/results/999/void", headers=ok)).status == 404
             players = {"seats": {"A": "Ana", "B": "Luis"}, "by": "Ana"}
             assert (await c.post("/api/table/w1/players", json=players, headers=ok)).status == 200
             assert (await c.get("/api/audit")).status == 401

@@ -56,14 +56,12 @@ def cmd_players(args: argparse.Namespace) -> int:
     except ValueError as e:
         print(f"plateau players: {e}", file=sys.stderr)
         return 2
-    if not Path(args.db).exists():
-        if not args.seats:  # only reading: a mistyped path is no new database
-            print(
-                f"plateau players: no database {args.db} (plateau serve --db makes one)",
-                file=sys.stderr,
-            )
-            return 2
-        print(f"plateau players: {args.db} is new: made it", file=sys.stderr)
+    if not Path(args.db).exists():  # a mistyped path is no new database (nor has tables)
+        print(
+            f"plateau players: no database {args.db} (plateau serve --db makes one)",
+            file=sys.stderr,
+        )
+        return 2
     seats = {}
     for word in args.seats:
         seat, eq, name = word.partition("=")
@@ -72,6 +70,13 @@ def cmd_players(args: argparse.Namespace) -> int:
             return 2
         seats[seat] = name
     league = League(args.db)
+    if seats and not league.known(args.table):  # as the operator's page refuses it
+        print(
+            f"plateau players: no table {args.table} has published to the scoreboard of"
+            f" {args.db} (its tables: {', '.join(sorted(league.tables())) or 'none yet'})",
+            file=sys.stderr,
+        )
+        return 2
     try:
         if seats:
             league.seat(args.table, seats, operator())
@@ -151,7 +156,7 @@ def cmd_results(args: argparse.Namespace) -> int:
             return 2
         try:
             done = league.decide(int(n[0]), what, operator())
-        except ValueError as e:
+        except (LookupError, ValueError) as e:
             print(f"plateau results: {e}", file=sys.stderr)
             return 2
         print(
@@ -180,6 +185,25 @@ def cmd_results(args: argparse.Namespace) -> int:
     return 0
 
 
+def names_clash(tables: list[str]) -> None:
+    """ValueError when two tables would be one user (a name given twice, or twice but for
+    its case: one page each, a muddle at the bar) or a table would be the scoreboard's own
+    user (READER: it would hold the scoreboard's password and its topics' rights)."""
+    from plateau.club.broker import READER
+
+    seen: dict[str, str] = {}
+    for t in tables:
+        if t.lower() == READER:
+            raise ValueError(
+                f"a table may not be named {t!r}: {READER} is the scoreboard's user (it would"
+                " share its password); name the table otherwise"
+            )
+        if t.lower() in seen:
+            said = "twice" if seen[t.lower()] == t else f"as {seen[t.lower()]!r} and {t!r}"
+            raise ValueError(f"table {t!r} is named {said}: each table needs a name of its own")
+        seen[t.lower()] = t
+
+
 def cmd_broker(args: argparse.Namespace) -> int:
     """A club's broker set up as docs/club.md says: passwords, no anonymous clients, each table
     writing its own topics only, the scoreboard reading."""
@@ -192,6 +216,7 @@ def cmd_broker(args: argparse.Namespace) -> int:
 
     try:
         tables = [check_table(t) for t in args.tables]
+        names_clash(tables)
     except ValueError as e:
         print(f"plateau club-broker: {e}", file=sys.stderr)
         return 2
@@ -317,7 +342,15 @@ def add_serve(sub, common=None) -> None:
     s.add_argument(
         "--token-file",
         type=text_file,
-        help="the operator's token (else PLATEAU_TOKEN, else made and printed)",
+        help="the operator's token, mode 600 (else PLATEAU_TOKEN, else DB.token beside --db,"
+        " made on the first run and kept; without --db, made for the run and printed)",
+    )
+    s.add_argument(
+        "--origin",
+        action="append",
+        metavar="URL",
+        help="another address the pages are opened at (http://scores.club.lan:8080, a proxy):"
+        " its pages may use the WebSocket and write; a page of any other site may not",
     )
     s.add_argument("--user", default="club", help="broker user (read-only in the documented setup)")
     s.add_argument(

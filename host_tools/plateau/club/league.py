@@ -48,6 +48,9 @@ create table if not exists club_audit (
     id integer primary key, at real not null, who text not null, action text not null,
     tbl text, result integer, before text, after text
 );
+create table if not exists club_tables (
+    tbl text primary key, first real not null, heard real not null
+);
 create table if not exists club_lines (
     tbl text not null, epoch text not null, line integer not null, prev integer not null,
     event text not null, received real not null, primary key (tbl, epoch, line)
@@ -230,7 +233,8 @@ class League:
     def decide(self, result: int, action: str, who: str) -> dict:
         """An operator's decision on a result: `confirm` (it counts, whatever the replay
         found) or `void` (it does not). Audited: who, when, the verdict before and after.
-        ValueError for a result that is not there or an action that is not one."""
+        LookupError for a result that is not there, ValueError for an action that is not
+        one."""
         after = {"confirm": "confirmed", "void": "voided"}.get(action)
         if after is None:
             raise ValueError(f"{action!r}: confirm or void")
@@ -240,7 +244,7 @@ class League:
             "select tbl, verdict from club_results where id = ?", (result,)
         ).fetchone()
         if row is None:
-            raise ValueError(f"no result {result}")
+            raise LookupError(f"no result {result}")
         with self.db:
             self.db.execute("update club_results set verdict = ? where id = ?", (after, result))
             self._audit(who, action, row[0], result, row[1], after)
@@ -275,7 +279,27 @@ class League:
             for r in rows
         ]
 
-    # --- the scoreboard's copy of each table's lines -------------------------------------------
+    # --- the tables the scoreboard has heard, and its copy of their lines ----------------------
+
+    def heard(self, tables: dict[str, float]) -> None:
+        """When each table was last heard (the scoreboard's clock), kept across restarts."""
+        with self.db:
+            self.db.executemany(
+                "insert into club_tables values (?, ?, ?) on conflict (tbl) do update"
+                " set heard = max(heard, excluded.heard)",
+                [(t, at, at) for t, at in tables.items()],
+            )
+
+    def known(self, table: str) -> bool:
+        """Whether a table ever published to this scoreboard (or has results or names)."""
+        return any(
+            self.db.execute(f"select 1 from {t} where tbl = ? limit 1", (table,)).fetchone()
+            for t in ("club_tables", "club_results", "club_seats")
+        )
+
+    def tables(self) -> dict[str, float]:
+        """{table: when it was last heard} of every table ever heard."""
+        return dict(self.db.execute("select tbl, heard from club_tables"))
 
     def keep_lines(self, rows: list[tuple]) -> None:
         """(table, epoch, line, prev, event) each: what the scoreboard replayed, so that a

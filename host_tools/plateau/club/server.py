@@ -14,23 +14,35 @@ from __future__ import annotations
 import asyncio
 import errno
 import hmac
+import ipaddress
 import json
 import os
 import secrets
 import signal
+import socket
 import sqlite3
 import sys
 import time
 import weakref
 from collections.abc import Callable
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from aiohttp import WSMsgType, web
 
 from plateau import events, games
 from plateau.club.blinds import Level, StructureError, clock, load
 from plateau.club.league import League
-from plateau.club.mqtt import TABLE, Broker, Feed, open_envelope, open_state
+from plateau.club.mqtt import (
+    TABLE,
+    Broker,
+    Feed,
+    Refused,
+    decode,
+    open_envelope,
+    open_presence,
+    open_state,
+)
 from plateau.club.replay import Replay
 from plateau.club.state import TableState
 from plateau.errors import NO_BOARD, USAGE
@@ -52,6 +64,8 @@ def dumps(obj) -> str:
 
 
 AHEAD_WAIT_S = 2.0  # a table's state ahead of its lines: how long the lines may take to come
+STALE_AFTER_S = 15.0  # a table's bridge says it is there every mqtt.HEARTBEAT_S (5 s)
+HEARD_KEPT_EVERY_S = 5.0  # when each table was last heard, into the SQLite file this often
 
 
 class Club:
@@ -72,6 +86,12 @@ class Club:
         self.league = league
         self.listeners: list[Callable[[str], None]] = []
         self.rejected = 0  # messages that were not what a bridge sends
+        self.refused: dict[str, int] = {}  # ... counted by why
+        self.say: Callable[[str], None] = lambda m: None  # one line the first time of each
+        self.heard: dict[str, float] = {}  # when each table last said anything (our clock)
+        self._heard_kept = 0.0
+        # since when the scoreboard has been without its broker (None: with it, or none)
+        self.broker_down: float | None = None
         self.holes = 0
         self.recorded: set[tuple] = set()
         self.forgotten: set[tuple] = set()
@@ -101,10 +121,42 @@ class Club:
                 self.league.withdraw(*key)
 
     def keep(self) -> None:
-        """The lines taken so far into the SQLite file (the server's loop calls it often)."""
-        if self.league and self._unkept:
+        """The lines taken so far into the SQLite file (the server's loop calls it often),
+        and now and then when each table was last heard."""
+        if not self.league:
+            return
+        if self._unkept:
             rows, self._unkept = self._unkept, []
             self.league.keep_lines(rows)
+        now = time.time()
+        if self.heard and now - self._heard_kept >= HEARD_KEPT_EVERY_S:
+            self._heard_kept = now
+            self.league.heard(self.heard)
+
+    def liveness(self, table: str, now: float | None = None) -> dict:
+        """Whether what a table's page shows is live: {"live", "why" not, "heard" (when the
+        table last said anything, the scoreboard's clock)}. Not live when the scoreboard lost
+        its broker, the table's bridge is offline (its last will), or nothing came from it
+        for STALE_AFTER_S (its bridge says it is there every 5 s)."""
+        now = time.time() if now is None else now
+        heard = self.heard.get(table)
+        why = None
+        if self.broker_down is not None:
+            why = "the scoreboard cannot reach the broker"
+        elif not self.presence.get(table, False):
+            why = "the table's bridge is offline"
+        elif heard is None or now - heard > STALE_AFTER_S:
+            why = f"nothing heard from the table for more than {STALE_AFTER_S:.0f} s"
+        return {"live": why is None, "why": why, "heard": heard}
+
+    def known(self, table: str) -> bool:
+        """Whether a table has published to this scoreboard (now, or ever: its SQLite file):
+        only such a table's players may be named."""
+        return (
+            table in self.tables
+            or table in self.heard
+            or bool(self.league and self.league.known(table))
+        )
 
     def restore(self) -> int:
         """Each table replayed again from the scoreboard's own copy of its lines (its latest
@@ -112,6 +164,7 @@ class Club:
         Returns the lines replayed."""
         if not self.league:
             return 0
+        self.heard.update(self.league.tables())  # last heard before the restart
         n = 0
         for table, (epoch, lines) in sorted(self.league.kept_lines().items()):
             for line, prev, ev in lines:
@@ -196,8 +249,11 @@ class Club:
             if now - since >= AHEAD_WAIT_S:
                 self._heal(table, theirs)
 
-    def message(self, table: str, what: str, payload: bytes) -> None:
-        """A message from the broker (topic plateau/<table>/<what>)."""
+    def message(self, table: str, what: str, payload: bytes, retained: bool = False) -> None:
+        """A message from the broker (topic plateau/<table>/<what>; `retained`: the broker's
+        copy, delivered as the scoreboard subscribed, not news). Anything that is not what a
+        bridge sends is refused alike, whatever is wrong with it, and counted by why
+        (`refused`); nothing a table publishes raises here."""
         try:
             if what == "events":
                 self.event(table, *open_envelope(payload))
@@ -205,14 +261,21 @@ class Club:
                 if payload:  # an empty retained message clears it
                     self.state(table, open_state(payload))
             elif what == "presence":
-                if len(payload) > 1024:
-                    raise ValueError("presence too long")
-                d = json.loads(payload.decode()) if payload else {}
-                self.presence[table] = bool(isinstance(d, dict) and d.get("online"))
+                d = open_presence(payload)
+                self.presence[table] = d["online"]
                 if table in self.tables:
                     self._changed(table)
-        except (ValueError, UnicodeDecodeError):
+            else:
+                raise Refused("not a topic of the club's")
+        except (ValueError, RecursionError) as e:  # Refused, a state's fields, the fold's
             self.rejected += 1
+            why = f"{what}: {str(e)[:80] or type(e).__name__}"
+            self.refused[why] = self.refused.get(why, 0) + 1
+            if self.refused[why] == 1:
+                self.say(f"refused a message of table {table}: {why} (counted from now on)")
+            return
+        if not retained:
+            self.heard[table] = time.time()
 
 
 class LocalLog:
@@ -233,6 +296,7 @@ class LocalLog:
         except FileNotFoundError:
             return
         with f:
+            self.club.heard[self.table] = time.time()  # the log is here: read as it grows
             st = os.fstat(f.fileno())
             if (
                 not self.epoch
@@ -281,11 +345,23 @@ def page(game: str | None) -> dict:
 
 
 class Server:
-    def __init__(self, club: Club, token: str, blinds: list[Level] | None = None):
+    def __init__(
+        self,
+        club: Club,
+        token: str,
+        blinds: list[Level] | None = None,
+        origins: list[str] | tuple[str, ...] = (),
+    ):
         self.club = club
         self.token = token
+        # other addresses the pages are opened at (plateau serve --origin: a proxy, a name
+        # of this machine on the club's network): scheme://host[:port]
+        self.origins = {o.rstrip("/").lower() for o in origins}
+        self.names = {urlsplit(o).hostname or "" for o in self.origins}
         self.blinds = blinds  # Hold'em's structure, for every Hold'em table
         self._levels: dict[str, int] = {}  # the level each Hold'em table's pages were sent
+        self.refused: dict[str, int] = {}  # writes refused, by why
+        self._live: dict[str, bool] = {}  # what each table's pages were last told of it
         self.clients: weakref.WeakSet[Client] = weakref.WeakSet()
         self.loop: asyncio.AbstractEventLoop | None = None
         club.listeners.append(self._changed)
@@ -322,8 +398,43 @@ class Server:
     async def no_icon(self, request: web.Request) -> web.Response:
         return web.Response(status=204)
 
+    def _host_ok(self, host: str) -> bool:
+        """The Host a request names is one of this scoreboard's: an address, this machine's
+        name, or an --origin's (a page of another site whose name was made to point here,
+        DNS rebinding, names its own)."""
+        name = (urlsplit(f"//{host}").hostname or "").lower()
+        try:
+            ipaddress.ip_address(name)
+            return True
+        except ValueError:
+            pass
+        own = {"localhost", socket.gethostname().lower(), socket.getfqdn().lower()}
+        own |= {f"{n.split('.')[0]}.local" for n in own}
+        return name in own or name in self.names
+
+    def _origin_ok(self, origin: str, host: str) -> bool:
+        """A browser's page may use the WebSocket and write only from the scoreboard's own
+        pages (same origin) or an --origin."""
+        o = origin.rstrip("/").lower()
+        return o in self.origins or o in (f"http://{host}".lower(), f"https://{host}".lower())
+
     @web.middleware
     async def _headers(self, request: web.Request, handler):
+        host = request.host
+        if not self._host_ok(host):
+            raise web.HTTPForbidden(
+                text=f"this scoreboard does not answer to {host!r}: plateau serve --origin"
+                " http://NAME:PORT adds a name"
+            )
+        origin = request.headers.get("Origin")
+        if (request.method != "GET" or request.path == "/ws") and origin is not None:
+            if not self._origin_ok(origin, host):
+                why = f"origin {origin}"
+                self.refused[why] = self.refused.get(why, 0) + 1
+                raise web.HTTPForbidden(
+                    text=f"a page of {origin} may not use this scoreboard (its own pages and"
+                    " plateau serve --origin may)"
+                )
         try:
             resp = await handler(request)
         except sqlite3.Error as e:  # a damaged database: said, not a traceback and a 500
@@ -352,14 +463,12 @@ class Server:
         return handler
 
     def _summaries(self) -> list[dict]:
-        club = self.club
-        return [
-            {**st.summary(), "online": club.presence.get(t, False), "stale": t in club.stale}
-            for t, st in sorted(club.tables.items())
-        ]
+        return [self._summaries_one(t) for t in sorted(self.club.tables)]
 
     async def api_club(self, request: web.Request) -> web.Response:
-        return web.json_response({"tables": self._summaries()}, dumps=dumps)
+        """Every table, and what was refused (messages from the broker, writes), by why."""
+        body = {"tables": self._summaries(), "refused": self.club.refused, "writes": self.refused}
+        return web.json_response(body, dumps=dumps)
 
     async def api_table(self, request: web.Request) -> web.Response:
         t = request.match_info["table"]
@@ -423,6 +532,8 @@ class Server:
         try:
             result = int(request.match_info["result"])
             done = league.decide(result, request.match_info["action"], self._who(request, body))
+        except LookupError as e:  # no such result
+            raise web.HTTPNotFound(text=str(e)) from e
         except ValueError as e:
             raise web.HTTPBadRequest(text=str(e)) from e
         if done["table"] in self.club.tables:
@@ -430,21 +541,29 @@ class Server:
         return web.json_response({"ok": True, **done})
 
     async def _body(self, request: web.Request, required: bool = True) -> dict:
+        """A write's JSON object, refused as the broker's messages are (size, depth, not JSON:
+        mqtt.decode), counted by why; an empty body is {} where none is needed."""
+        raw = await request.read()  # past client_max_size: 413, from aiohttp
+        if not raw and not required:
+            return {}
         try:
-            body = await request.json()
-        except ValueError as e:
-            if not required and not await request.read():
-                return {}
-            raise web.HTTPBadRequest(text=f"not JSON: {e}") from e
-        if not isinstance(body, dict):
-            raise web.HTTPBadRequest(text="not a JSON object")
+            body = decode(raw, "write")
+            if not isinstance(body, dict):
+                raise Refused("not a JSON object")
+        except Refused as e:
+            why = f"write: {e}"
+            self.refused[why] = self.refused.get(why, 0) + 1
+            raise web.HTTPBadRequest(text=f"refused: {e}") from e
         return body
 
     async def api_players(self, request: web.Request) -> web.Response:
         self._operator(request, "name players")
         t = request.match_info["table"]
-        if not TABLE.match(t) or self.club.league is None:
+        league = self.club.league
+        if not TABLE.match(t) or league is None:
             raise web.HTTPNotFound(text="no such table")
+        if not self.club.known(t):
+            raise web.HTTPNotFound(text=f"no table {t} has published to this scoreboard")
         body = await self._body(request)
         try:
             seats = body["seats"]
@@ -465,11 +584,16 @@ class Server:
         return clock(self.blinds, time.time() - started)
 
     def tick(self) -> None:
-        """Pages learn of a new blind level when it comes, not at the next event."""
+        """Pages learn of a new blind level when it comes, and of a table gone quiet (or
+        back), not at the next event."""
         for t in list(self.club.tables):
             c = self.blind_clock(t)
             if c is not None and self._levels.get(t) != c["level"]:
                 self._levels[t] = c["level"]
+                self._changed(t)
+            live = self.club.liveness(t)["live"]
+            if self._live.get(t) != live:
+                self._live[t] = live
                 self._changed(t)
 
     def _state_message(self, table: str) -> dict:
@@ -482,6 +606,7 @@ class Server:
             "page": page(st.game),
             "online": self.club.presence.get(table, False),
             "stale": table in self.club.stale,
+            **self.club.liveness(table),
             "players": league.seats(table) if league else {},
             "results": [shown_result(r) for r in league.results(table=table)[-RESULTS_SHOWN:]]
             if league
@@ -532,6 +657,7 @@ class Server:
             **st.summary(),
             "online": self.club.presence.get(t, False),
             "stale": t in self.club.stale,
+            **self.club.liveness(t),
         }
 
 
@@ -566,16 +692,41 @@ def shown_result(r: dict) -> dict:
             "finished": r["finished"], "night": night_of(r["finished"] or 0)}  # fmt: skip
 
 
-def load_token(path: str | None) -> tuple[str, str]:
-    """(token, where it came from): a file, PLATEAU_TOKEN, or made now."""
+TOKEN_BYTES = 24
+
+
+def load_token(path: str | None, db: str | None = None) -> tuple[str, str]:
+    """(token, where it came from): --token-file, PLATEAU_TOKEN, else the file beside the
+    database (DB.token: made on the first run, mode 600, the same token at every start), else
+    made for this run (no --db: nothing to write). A token file others may read is refused,
+    as ssh refuses such a key."""
     if path:
-        token = Path(path).read_text().strip()
-        if len(token) < 12:
-            raise ValueError(f"the token in {path} is shorter than 12 characters")
-        return token, path
+        return _read_token(Path(path)), path
     if os.environ.get("PLATEAU_TOKEN"):
         return os.environ["PLATEAU_TOKEN"], "PLATEAU_TOKEN"
-    return secrets.token_urlsafe(16), "made for this run"
+    if db:
+        beside = Path(f"{db}.token")
+        try:
+            fd = os.open(beside, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:
+            return _read_token(beside), f"kept in {beside}"
+        token = secrets.token_urlsafe(TOKEN_BYTES)
+        with os.fdopen(fd, "w") as f:
+            f.write(token + "\n")
+        return token, f"made and kept in {beside}"
+    return secrets.token_urlsafe(TOKEN_BYTES), "made for this run: give --db to keep one"
+
+
+def _read_token(path: Path) -> str:
+    mode = path.stat().st_mode
+    if mode & 0o077:
+        raise ValueError(
+            f"the token in {path} may be read by others (mode {mode & 0o777:o}): chmod 600 {path}"
+        )
+    token = path.read_text().strip()
+    if len(token) < 12:
+        raise ValueError(f"the token in {path} is shorter than 12 characters")
+    return token
 
 
 def serve(args) -> int:
@@ -588,7 +739,7 @@ def serve(args) -> int:
         return 2
     # every option file is text already (commands.text_file); what they say is checked here
     try:
-        token, source = load_token(args.token_file)
+        token, source = load_token(args.token_file, args.db)
         broker = Broker.parse(args.mqtt, args.user, args.password_file) if args.mqtt else None
     except (OSError, ValueError) as e:
         print(f"plateau serve: {e}", file=sys.stderr)
@@ -600,6 +751,7 @@ def serve(args) -> int:
         return 2
     league = League(args.db) if args.db else None
     club = Club(league)
+    club.say = lambda m: print(f"plateau serve: {m}", file=sys.stderr, flush=True)
     if league and args.mqtt:
         lines = club.restore()
         if lines:
@@ -608,7 +760,7 @@ def serve(args) -> int:
                 f" ({lines} lines)",
                 file=sys.stderr,
             )
-    server = Server(club, token, blinds)
+    server = Server(club, token, blinds, args.origin or ())
 
     async def main() -> None:
         loop = asyncio.get_running_loop()
@@ -618,8 +770,8 @@ def serve(args) -> int:
         feed = None
         if broker:
 
-            def hand_over(table: str, what: str, payload: bytes) -> None:
-                loop.call_soon_threadsafe(club.message, table, what, payload)
+            def hand_over(table: str, what: str, payload: bytes, retained: bool) -> None:
+                loop.call_soon_threadsafe(club.message, table, what, payload, retained)
 
             feed = Feed(
                 broker,
@@ -645,7 +797,10 @@ def serve(args) -> int:
             ) from None
         port = runner.addresses[0][1]  # the one chosen, with --port 0
         print(f"plateau serve: http://{args.host}:{port}/", flush=True)
-        print(f"plateau serve: operator token ({source}): {token}", flush=True)
+        if source.startswith("made for this run"):  # nowhere else to find it
+            print(f"plateau serve: operator token ({source}): {token}", flush=True)
+        else:
+            print(f"plateau serve: operator token {source} (the operator's page asks for it)")
         if args.host not in ("127.0.0.1", "localhost", "::1"):
             print(
                 "plateau serve: listening beyond this machine: pages are read-only,"
@@ -662,6 +817,9 @@ def serve(args) -> int:
                 if n % 20 == 0:
                     club.keep()  # the lines taken, in the SQLite file every 0.2 s
                 if n % 50 == 0:
+                    if feed is not None:  # the pages say so when the broker is gone
+                        up = feed.connected.is_set()
+                        club.broker_down = None if up else club.broker_down or time.time()
                     server.tick()
                     club.tick()
                 await asyncio.sleep(0.01)

@@ -93,6 +93,21 @@ function connect(query, onMessage) {
   open();
 }
 
+// when a table was last heard, as a person reads it: "19:02:13, 3 min ago"
+function heardText(at) {
+  if (!at) return "never";
+  const ago = Math.max(0, Math.round(Date.now() / 1000 - at));
+  const when = new Date(at * 1000).toLocaleTimeString();
+  return when + ", " + (ago < 90 ? ago + " s ago" : Math.round(ago / 60) + " min ago");
+}
+
+// what a page shows is live, or as of when the table was last heard (and why not live)
+function liveness(msg) {
+  if (msg.live !== false) return null;
+  return el("div", { class: "banner stale", id: "not-live" },
+    el("b", {}, "Not live: "), msg.why || "", " \u00b7 last heard " + heardText(msg.heard));
+}
+
 function applied(table, state) {
   plateau.applied.push({ table: table, line: state.line, seq: state.seq, t: Date.now() });
   if (plateau.applied.length > 20000) plateau.applied.splice(0, 10000);
@@ -115,12 +130,14 @@ function clubPage() {
       list.insertBefore(card, cards[names[names.indexOf(t.table) + 1]] || null);
     }
     const score = t.score ? Object.entries(t.score).map(([k, v]) => k + " " + v).join("  ") : "";
+    card.classList.toggle("notlive", t.live === false);
     replace(card,
       el("div", { class: "name" }, el("span", { class: "dot" + (t.online ? " on" : "") }), t.table),
       el("div", {}, t.game || "no game yet"),
       el("div", { class: "muted" }, score),
       t.winner ? el("div", { class: "big" }, "winner " + t.winner) : el("div", { class: "muted" }, t.turn ? "turn " + t.turn : ""),
-      el("div", { class: "muted" }, t.events + " events" + (t.stale ? " (catching up)" : "")));
+      el("div", { class: "muted" }, t.events + " events" + (t.stale ? " (catching up)" : "")),
+      t.live === false ? el("div", { class: "stale" }, "not live: " + (t.why || "") + "; last heard " + heardText(t.heard)) : null);
     applied(t.table, t);
   });
 }
@@ -142,6 +159,8 @@ function tablePage() {
     plateau.players = msg.players || {};
     replace(head, el("span", { class: "dot" + (msg.online ? " on" : "") }), table + " \u00b7 " + (st.game || "no game yet"));
     const parts = [];
+    status(msg.live === false ? "not live" : "live", msg.live === false ? "down" : "live");
+    parts.push(liveness(msg));
     if (msg.stale) parts.push(el("div", { class: "banner stale" }, "events were lost on the way: catching up from the table"));
     const verdict = lastVerdict(st, msg.results || []);
     if (verdict) parts.push(verdict);
