@@ -137,6 +137,8 @@ def open_envelope(payload: bytes) -> tuple[str, int, int, dict]:
     epoch, line, prev, ev = d.get("epoch"), d.get("line"), d.get("prev"), d.get("event")
     if not isinstance(epoch, str) or not 0 < len(epoch) <= 32:
         raise Refused("bad epoch")
+    if not (isinstance(line, int) and isinstance(prev, int)):
+        raise Refused("bad line numbers")
     if not (events.is_count(line) and events.is_count(prev) and prev < line):
         raise Refused("bad line numbers")
     why = events.shape(ev)

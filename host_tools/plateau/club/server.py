@@ -381,6 +381,7 @@ class Server:
                 web.get("/results/table/{table}", self.page("results")),
                 web.get("/results/night/{night}", self.page("results")),
                 web.get("/operator", self.page("operator")),
+                web.get("/tv", self.page("tv")),
                 web.get("/api/club", self.api_club),
                 web.get("/api/table/{table}", self.api_table),
                 web.get("/api/league/{game}", self.api_league),
@@ -567,12 +568,12 @@ class Server:
         body = await self._body(request)
         try:
             seats = body["seats"]
-            self.club.league.seat(t, seats, self._who(request, body))
+            league.seat(t, seats, self._who(request, body))
         except (ValueError, KeyError, TypeError) as e:
             raise web.HTTPBadRequest(text=f"bad players: {e}") from e
         if t in self.club.tables:
             self._changed(t)
-        return web.json_response({"ok": True, "seats": self.club.league.seats(t)})
+        return web.json_response({"ok": True, "seats": league.seats(t)})
 
     def blind_clock(self, table: str) -> dict | None:
         """Where a Hold'em table's blind clock stands (from its game's start), if there is a
@@ -651,10 +652,31 @@ class Server:
                 except (ConnectionError, RuntimeError):
                     return
 
+    def namer(self, t: str) -> Callable[[str], str]:
+        """name(seat) for a table's words: its player's name (a Tock colour of a two-colour
+        seat too), else its label (Tock's colour, "seat 3", "side A"), as the pages say."""
+        st = self.club.tables.get(t)
+        players = self.club.league.seats(t) if self.club.league else {}
+        labels = page(st.game if st else None).get("seats") or {}
+
+        def name(seat: str) -> str:
+            seat = str(seat)
+            if seat in players:
+                return players[seat]
+            for key, who in players.items():
+                if seat in key.split("+"):
+                    return who
+            if labels:
+                return "+".join(labels.get(c, c) for c in seat.split("+"))
+            return f"side {seat}" if seat in ("A", "B") else f"seat {seat}"
+
+        return name
+
     def _summaries_one(self, t: str) -> dict:
         st = self.club.tables[t]
         return {
             **st.summary(),
+            "said": st.headline(self.namer(t)),
             "online": self.club.presence.get(t, False),
             "stale": t in self.club.stale,
             **self.club.liveness(t),

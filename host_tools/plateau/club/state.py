@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import copy
 import time
+from collections.abc import Callable
 from typing import Any
 
 from plateau.repeats import Repeats
@@ -59,6 +60,12 @@ class Fold:
     def restore(self) -> None:
         """The table's state was read back from JSON (a bridge's, `from_dict`): take the
         game up from its view."""
+
+    def headline(self, name: Callable[[str], str]) -> str | None:
+        """The game as it stands, in a few words for the club page's card ("Ann 7 - 5 Luis,
+        match 2 of 3"); `name(seat)` is the seat's player, or its label. None: the card
+        shows the score and the turn as they are."""
+        return None
 
 
 class TableState:
@@ -180,6 +187,16 @@ class TableState:
             "withdrawn": self.withdrawn,
             "updated": self.updated,
         }
+
+    def headline(self, name: Callable[[str], str]) -> str | None:
+        """Its game's headline (Fold.headline), never an error: a view is a table's word."""
+        if self.fold is None:
+            return None
+        try:
+            said = self.fold.headline(name)
+        except (LookupError, TypeError, ValueError, AttributeError):
+            return None
+        return said if isinstance(said, str) else None
 
     def summary(self) -> dict:
         """What the club page lists for a table (of their kinds whatever a view holds: a
