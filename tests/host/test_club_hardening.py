@@ -302,6 +302,38 @@ def test_names_for_a_table_that_never_published_are_refused(pocha, tmp_path):
     assert League(tmp_path / "club.sqlite").seats("p1") == {"1": "Ann", "2": "Bob"}
 
 
+def test_plateau_players_through_the_scoreboard_with_the_token(pocha, tmp_path):
+    """`plateau players --url`: the names go through the running scoreboard as its operator's
+    page sends them: the token kept beside --db (or --token-file), refused in one line for a
+    table it never heard of, a wrong token, no token; 3 for no scoreboard there."""
+    from clubkit import serving
+
+    db = tmp_path / "club.sqlite"
+    with serving(pocha, "p1", db) as url:
+        wait_for(lambda: table_state(url, "p1"), 30, "the table")
+        ok = plateau("players", "--url", url, "--db", db, "--table", "p1", "1=Ann", "2=Bob")
+        assert ok.returncode == 0 and "p1 seat 2: Bob" in ok.stdout, ok.stderr
+        assert "directly" not in ok.stderr
+        read = plateau("players", "--url", url, "--table", "p1")
+        assert read.returncode == 0 and "p1 seat 1: Ann" in read.stdout, read.stderr
+        unknown = plateau("players", "--url", url, "--db", db, "--table", "t9", "1=Eve")
+        assert unknown.returncode == 2 and "404" in unknown.stderr, unknown.stderr
+        wrong = tmp_path / "wrong.token"
+        wrong.write_text("not-the-operators-token\n")
+        wrong.chmod(0o600)
+        bad = plateau("players", "--url", url, "--token-file", wrong, "--table", "p1", "1=Eve")
+        assert bad.returncode == 2 and "401" in bad.stderr, bad.stderr
+        none = plateau("players", "--url", url, "--table", "p1", "1=Eve")
+        assert none.returncode == 2 and "token" in none.stderr, none.stderr
+        for done in (unknown, bad, none):
+            assert len(done.stderr.splitlines()) == 1, done.stderr
+    assert League(db).seats("p1") == {"1": "Ann", "2": "Bob"}
+    audit = League(db).audit()
+    assert "@" in audit[-1]["who"] and audit[-1]["after"] == {"1": "Ann", "2": "Bob"}, audit[-1]
+    gone = plateau("players", "--url", url, "--table", "p1")
+    assert gone.returncode == 3, gone.stderr
+
+
 def test_the_token_is_kept_beside_the_database(pocha, tmp_path):
     """Without --token-file, the token is made on the first run into DB.token (mode 600) and
     is the same at every start; it is not printed then (the operator's page asks for it); a

@@ -56,6 +56,12 @@ def cmd_players(args: argparse.Namespace) -> int:
     except ValueError as e:
         print(f"plateau players: {e}", file=sys.stderr)
         return 2
+    if args.url:
+        return players_through(args)
+    if not args.db:
+        print("plateau players: --db FILE (the file itself) or --url URL (the scoreboard)",
+              file=sys.stderr)  # fmt: skip
+        return 2
     if not Path(args.db).exists():  # a mistyped path is no new database (nor has tables)
         print(
             f"plateau players: no database {args.db} (plateau serve --db makes one)",
@@ -91,6 +97,66 @@ def cmd_players(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     for seat, name in sorted(league.seats(args.table).items()):
+        print(f"{args.table} seat {seat}: {name}")
+    return 0
+
+
+def players_through(args: argparse.Namespace) -> int:
+    """`plateau players --url`: the names sent to a running scoreboard, as its operator's
+    page sends them (the token; a table it knows; its checks and audit), not written to the
+    file: what the scoreboard refuses is said in one line, exit 2 (3: no scoreboard there)."""
+    import json
+    import os
+    import urllib.error
+    import urllib.request
+    from pathlib import Path
+
+    from plateau.club.server import load_token
+
+    base = args.url.rstrip("/")
+    seats = {}
+    for word in args.seats:
+        seat, eq, name = word.partition("=")
+        if not eq:
+            print(f"plateau players: {word!r} is not SEAT=NAME", file=sys.stderr)
+            return 2
+        seats[seat] = name
+    try:
+        if seats:
+            beside = f"{args.db}.token" if args.db else None
+            if args.token_file or os.environ.get("PLATEAU_TOKEN"):
+                token, _ = load_token(args.token_file)  # the file, else PLATEAU_TOKEN
+            elif beside and Path(beside).exists():  # the one plateau serve keeps (none made)
+                token, _ = load_token(beside)
+            else:
+                print(
+                    "plateau players: no operator's token: --token-file F, PLATEAU_TOKEN, or"
+                    " --db DB with the DB.token plateau serve keeps beside it",
+                    file=sys.stderr,
+                )
+                return 2
+            req = urllib.request.Request(
+                f"{base}/api/table/{args.table}/players",
+                data=json.dumps({"seats": seats, "by": operator()[:40]}).encode(),
+                headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"},
+                method="POST",
+            )
+            with urllib.request.urlopen(req, timeout=30) as r:
+                named = json.load(r)["seats"]
+        else:
+            with urllib.request.urlopen(f"{base}/api/table/{args.table}", timeout=30) as r:
+                named = json.load(r).get("players", {})
+    except urllib.error.HTTPError as e:
+        said = " ".join(e.read().decode("utf-8", "replace").split())[:300]
+        print(f"plateau players: the scoreboard refused ({e.code}): {said}", file=sys.stderr)
+        return 2
+    except (urllib.error.URLError, OSError) as e:
+        print(f"plateau players: no scoreboard at {args.url}: {e}", file=sys.stderr)
+        return 3
+    except ValueError as e:  # the token (load_token) or an answer that is not JSON
+        print(f"plateau players: {e}", file=sys.stderr)
+        return 2
+    for seat, name in sorted(named.items()):
         print(f"{args.table} seat {seat}: {name}")
     return 0
 
@@ -372,13 +438,18 @@ def add_players(sub, common=None) -> None:
     p = sub.add_parser(
         "players",
         help="name a table's seats for the league",
-        description="Names a table's seats in the SQLite file plateau serve --db uses, with"
-        " the checks the operator's page makes, audited with this machine's user. It writes"
-        " the file directly: it is for whoever may write that file (the scoreboard's pages"
-        " need the operator's token instead).",
+        description="Names a table's seats. With --url, through the running scoreboard as"
+        " its operator's page does (the operator's token: --token-file, PLATEAU_TOKEN, or"
+        " DB.token beside --db). With --db alone, in the SQLite file directly, with the same"
+        " checks, audited with this machine's user: for whoever may write that file.",
+    )
+    p.add_argument("--db", type=out_file, help="the SQLite file plateau serve --db uses")
+    p.add_argument(
+        "--url",
+        help="the scoreboard (http://127.0.0.1:8080): the names go through it, with the token",
     )
     p.add_argument(
-        "--db", type=out_file, required=True, help="the SQLite file plateau serve --db uses"
+        "--token-file", type=text_file, help="the operator's token (with --url), mode 600"
     )
     p.add_argument("--table", required=True, help="the table's name")
     p.add_argument(
