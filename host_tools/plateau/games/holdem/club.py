@@ -32,6 +32,7 @@ class Club(Fold):
                 folded=[],
                 street="pre-flop",
                 hand_over=False,
+                winner=None,
                 button=text(ev.get("button")),
                 to_act=text(ev.get("to_act")),
                 last_action=None,
