@@ -44,6 +44,7 @@ COMMANDS = (
     ("serve", "plateau.club:add_serve"),
     ("players", "plateau.club:add_players"),
     ("league", "plateau.club:add_league"),
+    ("results", "plateau.club:add_results"),
     ("club-broker", "plateau.club:add_broker"),
 )
 

@@ -140,6 +140,17 @@ def pages(url: str, watch: list[str], got: list, stop: threading.Event) -> threa
     return th
 
 
+def machine_busy() -> tuple[int, int] | None:
+    """(busy, total) jiffies of every core so far (/proc/stat), None where there is none."""
+    try:
+        with open("/proc/stat") as f:
+            fields = [int(x) for x in f.readline().split()[1:]]
+    except (OSError, ValueError):
+        return None
+    idle = fields[3] + (fields[4] if len(fields) > 4 else 0)  # idle and iowait
+    return sum(fields) - idle, sum(fields)
+
+
 def bench(tables: int = 50, rate: float = 10.0, seconds: float = 60.0, say=print) -> dict:
     work = Path(tempfile.mkdtemp(prefix="plateau-club-bench-"))
     say(f"club bench: {tables} tables x {rate:g} events/s for {seconds:g} s (work in {work})")
@@ -162,11 +173,13 @@ def bench(tables: int = 50, rate: float = 10.0, seconds: float = 60.0, say=print
     url = serve.stdout.readline().split()[-1]
     deliveries: Counter = Counter()
 
-    def count(table: str, what: str, payload: bytes) -> None:
+    def count(table: str, what: str, payload: bytes, retained: bool) -> None:
         if what == "events":
             deliveries[(table, open_envelope(payload)[1])] += 1
 
-    raw = Feed(Broker("127.0.0.1", broker.port, READER, "pw-club"), count)
+    # a session of its own: the same name as the scoreboard's (its default) would take the
+    # scoreboard's session over, each connection kicking the other off (and the lines to it)
+    raw = Feed(Broker("127.0.0.1", broker.port, READER, "pw-club"), count, client_id="bench-raw")
     raw.start()
     raw.connected.wait(10)
     got: list = []
@@ -178,6 +191,7 @@ def bench(tables: int = 50, rate: float = 10.0, seconds: float = 60.0, say=print
     ]
     threads = [threading.Thread(target=b.run, daemon=True) for b in bridges]
     cpu0 = {"broker": cpu_s(broker.pid or 0), "serve": cpu_s(serve.pid)}
+    load0, busy0, own0 = os.getloadavg(), machine_busy(), time.process_time()
     t0 = time.monotonic()
     for th in threads:
         th.start()
@@ -197,6 +211,7 @@ def bench(tables: int = 50, rate: float = 10.0, seconds: float = 60.0, say=print
             break
         time.sleep(0.2)
     wall = time.monotonic() - t0
+    load1, busy1, own = os.getloadavg(), machine_busy(), time.process_time() - own0
     cpu = {
         k: cpu_s(pid) - cpu0[k] for k, pid in (("broker", broker.pid or 0), ("serve", serve.pid))
     }
@@ -238,6 +253,12 @@ def bench(tables: int = 50, rate: float = 10.0, seconds: float = 60.0, say=print
         "broker_cpu_s": cpu["broker"],
         "serve_cpu_s": cpu["serve"],
         "wall_s": wall,
+        "load": [load0[0], load1[0]],
+        "cores": os.cpu_count(),
+        "machine_busy": (busy1[0] - busy0[0]) / max(1, busy1[1] - busy0[1])
+        if busy0 and busy1
+        else None,
+        "bench_cpu_s": own,
     }
     say(
         f"club bench: {logged} lines logged by {tables} tables, lost {lost}, duplicated"
@@ -251,8 +272,15 @@ def bench(tables: int = 50, rate: float = 10.0, seconds: float = 60.0, say=print
     say(
         f"club bench: CPU over {wall:.1f} s: broker {cpu['broker']:.1f} s"
         f" ({100 * cpu['broker'] / wall:.0f}% of a core), scoreboard {cpu['serve']:.1f} s"
-        f" ({100 * cpu['serve'] / wall:.0f}%) (the bridges and tables ran in the bench's"
-        " own process)"
+        f" ({100 * cpu['serve'] / wall:.0f}%), the bench's own process (the bridges and"
+        f" tables) {own:.1f} s ({100 * own / wall:.0f}%)"
+    )
+    busy = r["machine_busy"]
+    say(
+        f"club bench: the machine during the run: {r['cores']} cores,"
+        + (f" {100 * busy:.0f}% of all of them busy," if busy is not None else "")
+        + f" load average (1 min) {load0[0]:.1f} at the start, {load1[0]:.1f} at the end"
+        " (others' work included: the figures above are this machine's, not a quiet one's)"
     )
     return r
 

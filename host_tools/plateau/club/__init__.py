@@ -56,14 +56,18 @@ def cmd_players(args: argparse.Namespace) -> int:
     except ValueError as e:
         print(f"plateau players: {e}", file=sys.stderr)
         return 2
-    if not Path(args.db).exists():
-        if not args.seats:  # only reading: a mistyped path is no new database
-            print(
-                f"plateau players: no database {args.db} (plateau serve --db makes one)",
-                file=sys.stderr,
-            )
-            return 2
-        print(f"plateau players: {args.db} is new: made it", file=sys.stderr)
+    if args.url:
+        return players_through(args)
+    if not args.db:
+        print("plateau players: --db FILE (the file itself) or --url URL (the scoreboard)",
+              file=sys.stderr)  # fmt: skip
+        return 2
+    if not Path(args.db).exists():  # a mistyped path is no new database (nor has tables)
+        print(
+            f"plateau players: no database {args.db} (plateau serve --db makes one)",
+            file=sys.stderr,
+        )
+        return 2
     seats = {}
     for word in args.seats:
         seat, eq, name = word.partition("=")
@@ -72,13 +76,87 @@ def cmd_players(args: argparse.Namespace) -> int:
             return 2
         seats[seat] = name
     league = League(args.db)
+    if seats and not league.known(args.table):  # as the operator's page refuses it
+        print(
+            f"plateau players: no table {args.table} has published to the scoreboard of"
+            f" {args.db} (its tables: {', '.join(sorted(league.tables())) or 'none yet'})",
+            file=sys.stderr,
+        )
+        return 2
     try:
         if seats:
-            league.seat(args.table, seats)
+            league.seat(args.table, seats, operator())
     except ValueError as e:
         print(f"plateau players: {e}", file=sys.stderr)
         return 2
+    if seats:
+        print(
+            f"plateau players: written to {args.db} directly (audited as {operator()}): the"
+            " scoreboard's pages need the operator's token, this command whoever may write"
+            " the file",
+            file=sys.stderr,
+        )
     for seat, name in sorted(league.seats(args.table).items()):
+        print(f"{args.table} seat {seat}: {name}")
+    return 0
+
+
+def players_through(args: argparse.Namespace) -> int:
+    """`plateau players --url`: the names sent to a running scoreboard, as its operator's
+    page sends them (the token; a table it knows; its checks and audit), not written to the
+    file: what the scoreboard refuses is said in one line, exit 2 (3: no scoreboard there)."""
+    import json
+    import os
+    import urllib.error
+    import urllib.request
+    from pathlib import Path
+
+    from plateau.club.server import load_token
+
+    base = args.url.rstrip("/")
+    seats = {}
+    for word in args.seats:
+        seat, eq, name = word.partition("=")
+        if not eq:
+            print(f"plateau players: {word!r} is not SEAT=NAME", file=sys.stderr)
+            return 2
+        seats[seat] = name
+    try:
+        if seats:
+            beside = f"{args.db}.token" if args.db else None
+            if args.token_file or os.environ.get("PLATEAU_TOKEN"):
+                token, _ = load_token(args.token_file)  # the file, else PLATEAU_TOKEN
+            elif beside and Path(beside).exists():  # the one plateau serve keeps (none made)
+                token, _ = load_token(beside)
+            else:
+                print(
+                    "plateau players: no operator's token: --token-file F, PLATEAU_TOKEN, or"
+                    " --db DB with the DB.token plateau serve keeps beside it",
+                    file=sys.stderr,
+                )
+                return 2
+            req = urllib.request.Request(
+                f"{base}/api/table/{args.table}/players",
+                data=json.dumps({"seats": seats, "by": operator()[:40]}).encode(),
+                headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"},
+                method="POST",
+            )
+            with urllib.request.urlopen(req, timeout=30) as r:
+                named = json.load(r)["seats"]
+        else:
+            with urllib.request.urlopen(f"{base}/api/table/{args.table}", timeout=30) as r:
+                named = json.load(r).get("players", {})
+    except urllib.error.HTTPError as e:
+        said = " ".join(e.read().decode("utf-8", "replace").split())[:300]
+        print(f"plateau players: the scoreboard refused ({e.code}): {said}", file=sys.stderr)
+        return 2
+    except (urllib.error.URLError, OSError) as e:
+        print(f"plateau players: no scoreboard at {args.url}: {e}", file=sys.stderr)
+        return 3
+    except ValueError as e:  # the token (load_token) or an answer that is not JSON
+        print(f"plateau players: {e}", file=sys.stderr)
+        return 2
+    for seat, name in sorted(named.items()):
         print(f"{args.table} seat {seat}: {name}")
     return 0
 
@@ -106,6 +184,92 @@ def cmd_league(args: argparse.Namespace) -> int:
     return 0
 
 
+def operator() -> str:
+    """Who the audit names for a command run here: this machine's user."""
+    import getpass
+    import socket
+
+    try:
+        user = getpass.getuser()
+    except (KeyError, OSError):
+        user = "unknown user"
+    return f"{user}@{socket.gethostname()} (plateau command)"
+
+
+def cmd_results(args: argparse.Namespace) -> int:
+    """`plateau results`: the results recorded, each with its verdict; `confirm N` or
+    `void N` writes the operator's decision into the SQLite file itself (audited with this
+    machine's user): whoever can write the file is the operator here, as the token is on
+    the scoreboard's pages."""
+    from pathlib import Path
+
+    from plateau.club.league import League
+    from plateau.club.mqtt import check_table
+    from plateau.club.server import night_bounds
+    from plateau.events import clean
+
+    if not Path(args.db).exists():
+        print(
+            f"plateau results: no database {args.db} (plateau serve --db makes one)",
+            file=sys.stderr,
+        )
+        return 2
+    league = League(args.db)
+    if args.action:
+        what, n = args.action[0], args.action[1:]
+        if what not in ("confirm", "void") or len(n) != 1 or not n[0].isdigit():
+            print("plateau results: confirm N or void N (N: a result's number)", file=sys.stderr)
+            return 2
+        try:
+            done = league.decide(int(n[0]), what, operator())
+        except (LookupError, ValueError) as e:
+            print(f"plateau results: {e}", file=sys.stderr)
+            return 2
+        print(
+            f"result {done['id']} (table {done['table']}): {done['before']} -> {done['verdict']}"
+            f" (written to {args.db} directly, audited)"
+        )
+        return 0
+    try:
+        if args.table:
+            check_table(args.table)
+    except ValueError as e:
+        print(f"plateau results: {e}", file=sys.stderr)
+        return 2
+    bounds = night_bounds(args.night) if args.night else (None, None)
+    if bounds is None:
+        print(f"plateau results: --night {args.night!r}: YYYY-MM-DD", file=sys.stderr)
+        return 2
+    rows = league.results(args.game, args.table, *bounds)
+    for r in rows:
+        who = {s: r["players"].get(s) or s for s in r["seats"]}
+        places = " > ".join(" & ".join(who.get(s, s) for s in g) for g in r["ranking"])
+        why = f": {r['why']}" if r["why"] else ""
+        game = r["game"] or "?"
+        print(clean(f"{r['id']:4d}  {r['table']:<12} {game:<8} {places}  [{r['verdict']}{why}]"))
+    print(f"{len(rows)} results")
+    return 0
+
+
+def names_clash(tables: list[str]) -> None:
+    """ValueError when two tables would be one user (a name given twice, or twice but for
+    its case: one page each, a muddle at the bar) or a table would be the scoreboard's own
+    user (READER: it would hold the scoreboard's password and its topics' rights)."""
+    from plateau.club.broker import READER
+
+    seen: dict[str, str] = {}
+    for t in tables:
+        if t.lower() == READER:
+            raise ValueError(
+                f"a table may not be named {t!r}: {READER} is the scoreboard's user (it would"
+                " share its password); name the table otherwise"
+            )
+        if t.lower() in seen:
+            said = "twice" if seen[t.lower()] == t else f"as {seen[t.lower()]!r} and {t!r}"
+            raise ValueError(f"table {t!r} is named {said}: each table needs a name of its own")
+        seen[t.lower()] = t
+
+
 def cmd_broker(args: argparse.Namespace) -> int:
     """A club's broker set up as docs/club.md says: passwords, no anonymous clients, each table
     writing its own topics only, the scoreboard reading."""
@@ -118,6 +282,7 @@ def cmd_broker(args: argparse.Namespace) -> int:
 
     try:
         tables = [check_table(t) for t in args.tables]
+        names_clash(tables)
     except ValueError as e:
         print(f"plateau club-broker: {e}", file=sys.stderr)
         return 2
@@ -243,7 +408,15 @@ def add_serve(sub, common=None) -> None:
     s.add_argument(
         "--token-file",
         type=text_file,
-        help="the operator's token (else PLATEAU_TOKEN, else made and printed)",
+        help="the operator's token, mode 600 (else PLATEAU_TOKEN, else DB.token beside --db,"
+        " made on the first run and kept; without --db, made for the run and printed)",
+    )
+    s.add_argument(
+        "--origin",
+        action="append",
+        metavar="URL",
+        help="another address the pages are opened at (http://scores.club.lan:8080, a proxy):"
+        " its pages may use the WebSocket and write; a page of any other site may not",
     )
     s.add_argument("--user", default="club", help="broker user (read-only in the documented setup)")
     s.add_argument(
@@ -262,15 +435,47 @@ def add_serve(sub, common=None) -> None:
 
 
 def add_players(sub, common=None) -> None:
-    p = sub.add_parser("players", help="name a table's seats for the league")
+    p = sub.add_parser(
+        "players",
+        help="name a table's seats for the league",
+        description="Names a table's seats. With --url, through the running scoreboard as"
+        " its operator's page does (the operator's token: --token-file, PLATEAU_TOKEN, or"
+        " DB.token beside --db). With --db alone, in the SQLite file directly, with the same"
+        " checks, audited with this machine's user: for whoever may write that file.",
+    )
+    p.add_argument("--db", type=out_file, help="the SQLite file plateau serve --db uses")
     p.add_argument(
-        "--db", type=out_file, required=True, help="the SQLite file plateau serve --db uses"
+        "--url",
+        help="the scoreboard (http://127.0.0.1:8080): the names go through it, with the token",
+    )
+    p.add_argument(
+        "--token-file", type=text_file, help="the operator's token (with --url), mode 600"
     )
     p.add_argument("--table", required=True, help="the table's name")
     p.add_argument(
         "seats", nargs="*", help="SEAT=NAME, e.g. R=Alice B=Bob (empty name: free the seat)"
     )
     p.set_defaults(func=cmd_players)
+
+
+def add_results(sub, common=None) -> None:
+    r = sub.add_parser(
+        "results",
+        help="the recorded results and their verdicts; confirm or void one",
+        description="The results the scoreboard recorded, each rated (its replay of the"
+        " table's events reached the same result) or disputed (why is said), confirmed or"
+        " voided by an operator. `confirm N` / `void N` writes the decision into the SQLite"
+        " file directly, audited with this machine's user: this command is for whoever may"
+        " write that file (the scoreboard's pages need the operator's token instead).",
+    )
+    r.add_argument(
+        "--db", type=out_file, required=True, help="the SQLite file plateau serve --db uses"
+    )
+    r.add_argument("--table", help="one table's results")
+    r.add_argument("--night", metavar="YYYY-MM-DD", help="one night's (06:00 to 06:00)")
+    r.add_argument("--game", help="one game's")
+    r.add_argument("action", nargs="*", metavar="confirm N | void N", help="an operator's decision")
+    r.set_defaults(func=cmd_results)
 
 
 def add_league(sub, common=None) -> None:

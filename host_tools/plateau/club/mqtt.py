@@ -40,6 +40,7 @@ from plateau.logger import scan_log
 TABLE = re.compile(r"[A-Za-z0-9_-]{1,32}\Z")
 WINDOW = 100  # lines published and not yet acknowledged, at most
 STATE_EVERY_S = 0.25  # the retained state, at most this often while lines flow
+HEARTBEAT_S = 5.0  # the bridge's presence again, with the time: the scoreboard sees it is there
 MAX_PAYLOAD = 65536  # a state is a few KB; an event line at most events.MAX_LINE
 
 
@@ -96,39 +97,73 @@ def envelope(epoch: str, line: int, prev: int, ev: dict) -> bytes:
     ).encode()
 
 
+class Refused(ValueError):
+    """A message that is not what a bridge sends: why, in a few words (the scoreboard counts
+    its refusals by them)."""
+
+
+# what a bridge's message never exceeds, per topic: (bytes, lists and objects inside each
+# other). A state is a few KB nested 5 deep; an event line at most events.MAX_LINE, and its
+# envelope is one level more than a log line.
+LIMITS = {
+    "events": (events.MAX_LINE + 256, events.MAX_DEPTH + 1),
+    "state": (MAX_PAYLOAD, 8),
+    "presence": (1024, 1),
+    "write": (16384, 3),  # an operator's request to the scoreboard (players, a decision)
+}
+
+
+def decode(payload: bytes, what: str) -> Any:
+    """A message's JSON, refused alike on every topic before it is parsed: too long, nested
+    too deep (found without parsing: a state nested 900 deep once raised RecursionError in
+    the scoreboard), not UTF-8, not JSON (NaN and Infinity included)."""
+    size, depth = LIMITS[what]
+    if len(payload) > size:
+        raise Refused(f"longer than {size} bytes")
+    if events._depth(payload) > depth:
+        raise Refused(f"nested deeper than {depth}")
+    try:
+        return events._decode(payload.decode("utf-8"))
+    except (ValueError, RecursionError) as e:  # UnicodeDecodeError included
+        raise Refused("not JSON") from e
+
+
 def open_envelope(payload: bytes) -> tuple[str, int, int, dict]:
     """(epoch, line, prev, event) from an events message, checked as a log line is (size,
-    depth, the event's shape); ValueError says what is wrong."""
-    if len(payload) > events.MAX_LINE + 256:
-        raise ValueError("message too long")
-    if events.too_deep(payload) and events._depth(payload) > events.MAX_DEPTH + 1:
-        raise ValueError("nested too deep")  # the envelope is one level more than a log line
-    try:
-        d = json.loads(payload.decode("utf-8"))
-    except (ValueError, RecursionError) as e:
-        raise ValueError("not JSON") from e
+    depth, the event's shape); Refused says what is wrong."""
+    d = decode(payload, "events")
     if not isinstance(d, dict):
-        raise ValueError("not an object")
+        raise Refused("not an object")
     epoch, line, prev, ev = d.get("epoch"), d.get("line"), d.get("prev"), d.get("event")
-    if not isinstance(epoch, str) or len(epoch) > 32:
-        raise ValueError("bad epoch")
-    if not (isinstance(line, int) and isinstance(prev, int) and 0 <= prev < line < events.MAX_INT):
-        raise ValueError("bad line numbers")
+    if not isinstance(epoch, str) or not 0 < len(epoch) <= 32:
+        raise Refused("bad epoch")
+    if not (isinstance(line, int) and isinstance(prev, int)):
+        raise Refused("bad line numbers")
+    if not (events.is_count(line) and events.is_count(prev) and prev < line):
+        raise Refused("bad line numbers")
     why = events.shape(ev)
     if why:
-        raise ValueError(why)
+        raise Refused(f"bad event: {why}")
     assert isinstance(ev, dict)
     return epoch, line, prev, ev
 
 
 def open_state(payload: bytes) -> TableState:
-    if len(payload) > MAX_PAYLOAD:
-        raise ValueError("state too long")
-    try:
-        d = json.loads(payload.decode("utf-8"))
-    except (ValueError, RecursionError) as e:
-        raise ValueError("not JSON") from e
-    return TableState.from_dict(d)
+    """A table's retained state, checked field by field (TableState.from_dict)."""
+    return TableState.from_dict(decode(payload, "state"))
+
+
+def open_presence(payload: bytes) -> dict:
+    """{"online": bool, ...} (an empty retained message clears it: offline)."""
+    if not payload:
+        return {"online": False}
+    d = decode(payload, "presence")
+    if not isinstance(d, dict) or not isinstance(d.get("online"), bool):
+        raise Refused('a presence is {"online": true or false}')
+    for key in ("since", "at", "logged"):
+        if key in d and not (isinstance(d[key], int | float) and not isinstance(d[key], bool)):
+            raise Refused(f"a presence with a bad {key}")
+    return d
 
 
 # --- the table's side -------------------------------------------------------------------------
@@ -160,6 +195,7 @@ class Bridge:
         self._connected = threading.Event()
         self._said_unreachable = False  # said once until the broker is reached
         self._lost = threading.Event()
+        self.since = time.time()
         self._load_cursor()
 
     # the cursor: the first line not acknowledged, kept across runs
@@ -273,8 +309,18 @@ class Bridge:
                 return None
         self.connections += 1
         self._said_unreachable = False
-        c.publish(pres, json.dumps({"online": True, "since": time.time()}), qos=1, retain=True)
+        self.since = time.time()
+        c.publish(pres, self._presence(), qos=1, retain=True)
         return c
+
+    def _presence(self) -> str:
+        """The bridge is there: since when, the time now, and when its log last grew."""
+        try:
+            logged: float | None = os.stat(self.log).st_mtime
+        except OSError:
+            logged = None
+        d = {"online": True, "since": self.since, "at": time.time()}
+        return json.dumps({**d, "logged": logged} if logged else d)
 
     def _unreachable(self, why: str) -> None:
         """Said once until the broker is reached again: the table and its log go on (the
@@ -341,7 +387,7 @@ class Bridge:
         line, off = self.acked_line, self.acked_off
         state_due = True  # a late joiner's snapshot, at once
         last_state = 0.0
-        saved = time.monotonic()
+        saved = beat = time.monotonic()
         while not self._lost.is_set():
             if self.stop.is_set():
                 return True
@@ -376,6 +422,9 @@ class Bridge:
                 payload = json.dumps(state.to_dict(), separators=(",", ":"), ensure_ascii=True)
                 client.publish(st_topic, payload, qos=1, retain=True)
                 state_due, last_state = False, now
+            if now - beat >= HEARTBEAT_S:  # there, even when the table is quiet
+                beat = now
+                client.publish(topic(self.table, "presence"), self._presence(), qos=1, retain=True)
             if now - saved >= 1.0:
                 self._save_cursor()
                 saved = now
@@ -399,16 +448,17 @@ class Bridge:
 
 
 class Feed:
-    """Every table's topics, handed to `on_message(table, what, payload)` (called on the
-    client's thread). A persistent session (QoS 1): what the broker held for us while we
-    were away comes when we are back. Reconnects by itself. The session's name is the same
+    """Every table's topics, handed to `on_message(table, what, payload, retained)` (called
+    on the client's thread; `retained`: the broker's copy, delivered as we subscribed). A
+    persistent session (QoS 1): what the broker held for us while we were away comes when
+    we are back. Reconnects by itself. The session's name is the same
     on every start (a new name each time would leave the broker queueing for the old ones):
     two scoreboards on one machine need a --client-id each."""
 
     def __init__(
         self,
         broker: Broker,
-        on_message: Callable[[str, str, bytes], None],
+        on_message: Callable[[str, str, bytes, bool], None],
         client_id: str | None = None,
         say: Callable[[str], None] = lambda m: None,
     ):
@@ -453,7 +503,7 @@ class Feed:
         parts = msg.topic.split("/")
         if len(parts) != 3 or not TABLE.match(parts[1]):
             return
-        self.on_message(parts[1], parts[2], msg.payload)
+        self.on_message(parts[1], parts[2], msg.payload, bool(msg.retain))
 
     def start(self) -> None:
         self.client.connect_async(self.broker.host, self.broker.port, keepalive=5)

@@ -14,24 +14,39 @@ from __future__ import annotations
 import asyncio
 import errno
 import hmac
+import ipaddress
 import json
 import os
 import secrets
+import signal
+import socket
 import sqlite3
 import sys
 import time
 import weakref
 from collections.abc import Callable
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from aiohttp import WSMsgType, web
 
-from plateau import games
+from plateau import events, games
 from plateau.club.blinds import Level, StructureError, clock, load
 from plateau.club.league import League
-from plateau.club.mqtt import TABLE, Broker, Feed, open_envelope, open_state
+from plateau.club.mqtt import (
+    TABLE,
+    Broker,
+    Feed,
+    Refused,
+    decode,
+    open_envelope,
+    open_presence,
+    open_state,
+)
+from plateau.club.replay import Replay
 from plateau.club.state import TableState
 from plateau.errors import NO_BOARD, USAGE
+from plateau.events import clean
 from plateau.fw.games import declaration
 from plateau.logger import scan_log
 
@@ -48,67 +63,197 @@ def dumps(obj) -> str:
     return json.dumps(obj, separators=(",", ":"), ensure_ascii=True)
 
 
+AHEAD_WAIT_S = 2.0  # a table's state ahead of its lines: how long the lines may take to come
+STALE_AFTER_S = 15.0  # a table's bridge says it is there every mqtt.HEARTBEAT_S (5 s)
+HEARD_KEPT_EVERY_S = 5.0  # when each table was last heard, into the SQLite file this often
+
+
 class Club:
-    """Every table's state, folded from what the feed brings; tells `listeners` which table
-    changed. Repeats are dropped (TableState.feed); a hole in a table's lines (the broker lost
-    them) marks the table stale until a retained state at least as far comes."""
+    """Every table's state, folded from what the feed brings, and its replay (club.replay):
+    results are recorded as the replay judges them, rated only when it reaches the same
+    result. Tells `listeners` which table changed. Repeats are dropped (Replay.feed); a hole
+    in a table's lines (the broker lost them) marks the table stale until a retained state at
+    least as far comes, which heals its page (never its results). With a league, every line
+    taken is kept in the SQLite file, and a restarted scoreboard replays each table from its
+    copy (`restore`)."""
 
     def __init__(self, league: League | None = None):
-        self.tables: dict[str, TableState] = {}
+        self.replays: dict[str, Replay] = {}
+        self.tables: dict[str, TableState] = {}  # each table's state as its page shows it
         self.presence: dict[str, bool] = {}
         self.stale: dict[str, int] = {}  # table -> line from which its state is to be taken
+        self.ahead: dict[str, tuple[TableState, float]] = {}  # a state ahead of the lines
         self.league = league
         self.listeners: list[Callable[[str], None]] = []
         self.rejected = 0  # messages that were not what a bridge sends
+        self.refused: dict[str, int] = {}  # ... counted by why
+        self.say: Callable[[str], None] = lambda m: None  # one line the first time of each
+        self.heard: dict[str, float] = {}  # when each table last said anything (our clock)
+        self._heard_kept = 0.0
+        # since when the scoreboard has been without its broker (None: with it, or none)
+        self.broker_down: float | None = None
         self.holes = 0
         self.recorded: set[tuple] = set()
         self.forgotten: set[tuple] = set()
+        self._unkept: list[tuple] = []  # lines taken, not yet in the SQLite file
+
+    # --- what is recorded ----------------------------------------------------------------------
+
+    def _record(self, table: str, recs: list[dict]) -> None:
+        if not self.league:
+            return
+        for rec in recs:
+            key = (table, rec.get("epoch"), rec.get("last_line"))
+            if key not in self.recorded:
+                self.recorded.add(key)
+                self.keep()  # the lines it rests on, first
+                # the table whose credentials published it (the topic, which the broker's
+                # ACL gives each table's user alone), never what it says
+                self.league.record({**rec, "table": table})
+
+    def _withdraw(self, table: str, back: list[list]) -> None:
+        """Results the table took back (its undo, replayed): no longer results."""
+        for w in back:
+            key = (table, w[1], w[2])
+            if self.league and key not in self.forgotten:
+                self.forgotten.add(key)
+                self.recorded.add(key)  # never recorded again from an older state
+                self.league.withdraw(*key)
+
+    def keep(self) -> None:
+        """The lines taken so far into the SQLite file (the server's loop calls it often),
+        and now and then when each table was last heard."""
+        if not self.league:
+            return
+        if self._unkept:
+            rows, self._unkept = self._unkept, []
+            self.league.keep_lines(rows)
+        now = time.time()
+        if self.heard and now - self._heard_kept >= HEARD_KEPT_EVERY_S:
+            self._heard_kept = now
+            self.league.heard(self.heard)
+
+    def liveness(self, table: str, now: float | None = None) -> dict:
+        """Whether what a table's page shows is live: {"live", "why" not, "heard" (when the
+        table last said anything, the scoreboard's clock)}. Not live when the scoreboard lost
+        its broker, the table's bridge is offline (its last will), or nothing came from it
+        for STALE_AFTER_S (its bridge says it is there every 5 s)."""
+        now = time.time() if now is None else now
+        heard = self.heard.get(table)
+        why = None
+        if self.broker_down is not None:
+            why = "the scoreboard cannot reach the broker"
+        elif not self.presence.get(table, False):
+            why = "the table's bridge is offline"
+        elif heard is None or now - heard > STALE_AFTER_S:
+            why = f"nothing heard from the table for more than {STALE_AFTER_S:.0f} s"
+        return {"live": why is None, "why": why, "heard": heard}
+
+    def known(self, table: str) -> bool:
+        """Whether a table has published to this scoreboard (now, or ever: its SQLite file):
+        only such a table's players may be named."""
+        return (
+            table in self.tables
+            or table in self.heard
+            or bool(self.league and self.league.known(table))
+        )
+
+    def restore(self) -> int:
+        """Each table replayed again from the scoreboard's own copy of its lines (its latest
+        log): a restarted scoreboard judges the games under way as if it had never stopped.
+        Returns the lines replayed."""
+        if not self.league:
+            return 0
+        self.heard.update(self.league.tables())  # last heard before the restart
+        n = 0
+        for table, (epoch, lines) in sorted(self.league.kept_lines().items()):
+            for line, prev, ev in lines:
+                self.event(table, epoch, line, prev, ev, copy=False)
+                n += 1
+        return n
+
+    # --- what the broker brings ------------------------------------------------------------------
 
     def _changed(self, table: str) -> None:
-        st = self.tables[table]
-        if self.league:
-            for rec in st.finished:
-                key = (table, rec.get("epoch"), rec.get("last_line"))
-                if key not in self.recorded:  # a state carries its finished games again
-                    self.recorded.add(key)
-                    self.league.record(rec)
-            for w in st.withdrawn:  # results the table took back
-                key = (table, w[1], w[2])
-                if key not in self.forgotten:
-                    self.forgotten.add(key)
-                    self.recorded.add(key)  # never recorded again from an older state
-                    self.league.withdraw(*key)
         for f in self.listeners:
             f(table)
 
-    def event(self, table: str, epoch: str, line: int, prev: int, ev: dict) -> None:
-        st = self.tables.get(table)
-        if st is None or epoch != st.epoch:
-            if st is not None and prev > 0:
-                return  # another log taken up mid-way: its retained state comes next
-            st = self.tables[table] = TableState(table, epoch)  # a new log (or a first look)
+    def event(
+        self, table: str, epoch: str, line: int, prev: int, ev: dict, copy: bool = True
+    ) -> None:
+        """Line `line` of a table's log (`prev`: the line published before it); `copy`: kept
+        in the SQLite file (not a line read back from it, nor a local log's)."""
+        rep = self.replays.get(table)
+        if rep is None or epoch != rep.epoch:
+            if prev > 0:  # another log taken up mid-way: its retained state comes next
+                self.stale[table] = line
+                return
+            rep = self.replays[table] = Replay(table, epoch)  # a new log, from its line 1
+            self.tables[table] = rep.state
             self.stale.pop(table, None)
-        if prev > st.line:  # lines between were lost on the way
+        if prev > rep.line:  # lines between were lost on the way
             self.holes += 1
             self.stale[table] = line
-        if st.feed(line, ev):
-            self._changed(table)
+            rep.missed(rep.line + 1, prev)
+        taken, ended, back = rep.feed(line, ev)
+        if not taken:
+            return
+        if copy and self.league:
+            self._unkept.append((table, epoch, line, prev, ev))
+        self.tables[table] = rep.state
+        self._record(table, ended)
+        self._withdraw(table, back)
+        ahead = self.ahead.get(table)
+        if ahead and ahead[0].line <= rep.line:
+            del self.ahead[table]  # the lines caught up with it
+        self._changed(table)
 
     def state(self, table: str, theirs: TableState) -> None:
-        ours = self.tables.get(table)
+        """A table's retained state: taken for its page when the page has nothing better (a
+        new log, lines lost, lines that do not come); what it says ended is recorded
+        disputed, never rated."""
+        theirs.table = table
+        rep = self.replays.get(table)
+        if rep is not None and theirs.epoch == rep.epoch and theirs.line > rep.line:
+            if table not in self.stale:
+                self.ahead[table] = (theirs, time.monotonic())  # its lines may be on the way
+                return
         if (
-            ours is None
-            or theirs.epoch != ours.epoch
-            or theirs.line > ours.line
-            or (table in self.stale and theirs.line >= self.stale[table] - 1)
+            rep is None
+            or theirs.epoch != rep.epoch
+            or (table in self.stale and theirs.line >= self.stale[table])
         ):
-            theirs.table = table
-            self.tables[table] = theirs
-            self.stale.pop(table, None)
-            self._changed(table)
+            self._heal(table, theirs)
 
-    def message(self, table: str, what: str, payload: bytes) -> None:
-        """A message from the broker (topic plateau/<table>/<what>)."""
+    def _heal(self, table: str, theirs: TableState) -> None:
+        rep = self.replays.get(table)
+        if rep is None or theirs.epoch != rep.epoch:
+            rep = self.replays[table] = Replay(table, theirs.epoch)
+            rep.missed(1, 0)
+        self._record(table, rep.heal(theirs))
+        for w in theirs.withdrawn:  # taken back in lines it did not see: in doubt now
+            if self.league and (table, w[1], w[2]) not in self.forgotten:
+                self.league.dispute(
+                    table, w[1], w[2], "the table's state says it took this result back"
+                )
+        self.tables[table] = rep.state
+        self.stale.pop(table, None)
+        self.ahead.pop(table, None)
+        self._changed(table)
+
+    def tick(self, now: float | None = None) -> None:
+        """A state ahead of the lines whose lines did not come in AHEAD_WAIT_S: they were
+        lost (a broker that forgot the scoreboard's session): the state heals the page."""
+        now = time.monotonic() if now is None else now
+        for table, (theirs, since) in list(self.ahead.items()):
+            if now - since >= AHEAD_WAIT_S:
+                self._heal(table, theirs)
+
+    def message(self, table: str, what: str, payload: bytes, retained: bool = False) -> None:
+        """A message from the broker (topic plateau/<table>/<what>; `retained`: the broker's
+        copy, delivered as the scoreboard subscribed, not news). Anything that is not what a
+        bridge sends is refused alike, whatever is wrong with it, and counted by why
+        (`refused`); nothing a table publishes raises here."""
         try:
             if what == "events":
                 self.event(table, *open_envelope(payload))
@@ -116,22 +261,33 @@ class Club:
                 if payload:  # an empty retained message clears it
                     self.state(table, open_state(payload))
             elif what == "presence":
-                if len(payload) > 1024:
-                    raise ValueError("presence too long")
-                d = json.loads(payload.decode()) if payload else {}
-                self.presence[table] = bool(isinstance(d, dict) and d.get("online"))
+                d = open_presence(payload)
+                self.presence[table] = d["online"]
                 if table in self.tables:
                     self._changed(table)
-        except (ValueError, UnicodeDecodeError):
+            else:
+                raise Refused("not a topic of the club's")
+        except (ValueError, RecursionError) as e:  # Refused, a state's fields, the fold's
             self.rejected += 1
+            why = f"{what}: {str(e)[:80] or type(e).__name__}"
+            self.refused[why] = self.refused.get(why, 0) + 1
+            if self.refused[why] == 1:
+                self.say(f"refused a message of table {table}: {why} (counted from now on)")
+            return
+        if not retained:
+            self.heard[table] = time.time()
 
 
 class LocalLog:
-    """One table from a log on this machine, polled as it grows."""
+    """One table from a log on this machine, polled as it grows: replayed from its first line
+    at every start (the log is here: the scoreboard keeps no copy of it), a new epoch when
+    the file is replaced."""
 
     def __init__(self, club: Club, path: str, table: str):
         self.club, self.path, self.table = club, Path(path), table
-        self.offset = self.line = 0
+        self.offset = self.line = self.fed = 0
+        self.epoch = ""
+        self.replaced = 0
         club.presence[table] = True
 
     def poll(self) -> None:
@@ -140,13 +296,24 @@ class LocalLog:
         except FileNotFoundError:
             return
         with f:
-            if os.fstat(f.fileno()).st_size < self.offset:  # replaced: from the start
-                self.offset = self.line = 0
-                self.club.tables.pop(self.table, None)
-            for n, end, ev, _ in scan_log(f, self.offset, self.line, partial=False):
+            self.club.heard[self.table] = time.time()  # the log is here: read as it grows
+            st = os.fstat(f.fileno())
+            if (
+                not self.epoch
+                or st.st_size < self.offset
+                or not self.epoch.startswith(f"local-{st.st_ino:x}-")
+            ):  # a log (another one, or this one replaced): from its first line
+                self.offset = self.line = self.fed = 0
+                self.replaced += 1
+                self.epoch = f"local-{st.st_ino:x}-{self.replaced}"
+            for n, end, ev, why in scan_log(f, self.offset, self.line, partial=False):
                 self.offset, self.line = end, n
-                if ev is not None:
-                    self.club.event(self.table, "local", n, n - 1, ev)
+                if ev is None:
+                    if why is None:
+                        continue  # a blank line: nothing to say
+                    ev = events.bad(None, None, why, b"")  # as the bridge publishes it
+                self.club.event(self.table, self.epoch, n, self.fed, ev, copy=False)
+                self.fed = n
 
 
 class Client:
@@ -178,11 +345,23 @@ def page(game: str | None) -> dict:
 
 
 class Server:
-    def __init__(self, club: Club, token: str, blinds: list[Level] | None = None):
+    def __init__(
+        self,
+        club: Club,
+        token: str,
+        blinds: list[Level] | None = None,
+        origins: list[str] | tuple[str, ...] = (),
+    ):
         self.club = club
         self.token = token
+        # other addresses the pages are opened at (plateau serve --origin: a proxy, a name
+        # of this machine on the club's network): scheme://host[:port]
+        self.origins = {o.rstrip("/").lower() for o in origins}
+        self.names = {urlsplit(o).hostname or "" for o in self.origins}
         self.blinds = blinds  # Hold'em's structure, for every Hold'em table
         self._levels: dict[str, int] = {}  # the level each Hold'em table's pages were sent
+        self.refused: dict[str, int] = {}  # writes refused, by why
+        self._live: dict[str, bool] = {}  # what each table's pages were last told of it
         self.clients: weakref.WeakSet[Client] = weakref.WeakSet()
         self.loop: asyncio.AbstractEventLoop | None = None
         club.listeners.append(self._changed)
@@ -198,10 +377,18 @@ class Server:
                 web.get("/", self.page("club")),
                 web.get("/table/{table}", self.page("table")),
                 web.get("/league/{game}", self.page("league")),
+                web.get("/results", self.page("results")),
+                web.get("/results/table/{table}", self.page("results")),
+                web.get("/results/night/{night}", self.page("results")),
+                web.get("/operator", self.page("operator")),
+                web.get("/tv", self.page("tv")),
                 web.get("/api/club", self.api_club),
                 web.get("/api/table/{table}", self.api_table),
                 web.get("/api/league/{game}", self.api_league),
+                web.get("/api/results", self.api_results),
+                web.get("/api/audit", self.api_audit),
                 web.post("/api/table/{table}/players", self.api_players),
+                web.post("/api/results/{result}/{action}", self.api_decide),
                 web.get("/ws", self.websocket),
                 web.get("/favicon.ico", self.no_icon),
                 web.static("/static", STATIC),
@@ -212,8 +399,43 @@ class Server:
     async def no_icon(self, request: web.Request) -> web.Response:
         return web.Response(status=204)
 
+    def _host_ok(self, host: str) -> bool:
+        """The Host a request names is one of this scoreboard's: an address, this machine's
+        name, or an --origin's (a page of another site whose name was made to point here,
+        DNS rebinding, names its own)."""
+        name = (urlsplit(f"//{host}").hostname or "").lower()
+        try:
+            ipaddress.ip_address(name)
+            return True
+        except ValueError:
+            pass
+        own = {"localhost", socket.gethostname().lower(), socket.getfqdn().lower()}
+        own |= {f"{n.split('.')[0]}.local" for n in own}
+        return name in own or name in self.names
+
+    def _origin_ok(self, origin: str, host: str) -> bool:
+        """A browser's page may use the WebSocket and write only from the scoreboard's own
+        pages (same origin) or an --origin."""
+        o = origin.rstrip("/").lower()
+        return o in self.origins or o in (f"http://{host}".lower(), f"https://{host}".lower())
+
     @web.middleware
     async def _headers(self, request: web.Request, handler):
+        host = request.host
+        if not self._host_ok(host):
+            raise web.HTTPForbidden(
+                text=f"this scoreboard does not answer to {host!r}: plateau serve --origin"
+                " http://NAME:PORT adds a name"
+            )
+        origin = request.headers.get("Origin")
+        if (request.method != "GET" or request.path == "/ws") and origin is not None:
+            if not self._origin_ok(origin, host):
+                why = f"origin {origin}"
+                self.refused[why] = self.refused.get(why, 0) + 1
+                raise web.HTTPForbidden(
+                    text=f"a page of {origin} may not use this scoreboard (its own pages and"
+                    " plateau serve --origin may)"
+                )
         try:
             resp = await handler(request)
         except sqlite3.Error as e:  # a damaged database: said, not a traceback and a 500
@@ -230,23 +452,24 @@ class Server:
         async def handler(request: web.Request) -> web.StreamResponse:
             t = request.match_info.get("table")
             g = request.match_info.get("game")
-            if (t is not None and not TABLE.match(t)) or (
-                g is not None and g not in games.league()
+            night = request.match_info.get("night")
+            if (
+                (t is not None and not TABLE.match(t))
+                or (g is not None and g not in games.league())
+                or (night is not None and night_bounds(night) is None)
             ):
-                raise web.HTTPNotFound(text="no such table or game")
+                raise web.HTTPNotFound(text="no such table, game or night")
             return web.Response(text=html, content_type="text/html")
 
         return handler
 
     def _summaries(self) -> list[dict]:
-        club = self.club
-        return [
-            {**st.summary(), "online": club.presence.get(t, False), "stale": t in club.stale}
-            for t, st in sorted(club.tables.items())
-        ]
+        return [self._summaries_one(t) for t in sorted(self.club.tables)]
 
     async def api_club(self, request: web.Request) -> web.Response:
-        return web.json_response({"tables": self._summaries()}, dumps=dumps)
+        """Every table, and what was refused (messages from the broker, writes), by why."""
+        body = {"tables": self._summaries(), "refused": self.club.refused, "writes": self.refused}
+        return web.json_response(body, dumps=dumps)
 
     async def api_table(self, request: web.Request) -> web.Response:
         t = request.match_info["table"]
@@ -263,22 +486,94 @@ class Server:
         body = league.standings(game) if league else {"ratings": [], "history": []}
         return web.json_response(body, dumps=dumps)
 
-    async def api_players(self, request: web.Request) -> web.Response:
+    async def api_results(self, request: web.Request) -> web.Response:
+        """The results of a table, of a night (06:00 to 06:00, this machine's time), or of
+        tonight, with each one's verdict and why."""
+        table = request.query.get("table")
+        night = request.query.get("night")
+        if table is not None and not TABLE.match(table):
+            raise web.HTTPNotFound(text="no such table")
+        if night is None and table is None:
+            night = night_of(time.time())
+        bounds = night_bounds(night) if night is not None else (None, None)
+        if bounds is None:
+            raise web.HTTPNotFound(text="a night is YYYY-MM-DD")
+        league = self.club.league
+        rows = league.results(table=table, since=bounds[0], until=bounds[1]) if league else []
+        return web.json_response(
+            {"table": table, "night": night, "results": [shown_result(r) for r in rows]},
+            dumps=dumps,
+        )
+
+    def _operator(self, request: web.Request, what: str) -> None:
+        """Writes and the audit need the operator's token."""
         given = request.headers.get("Authorization", "")
         if not hmac.compare_digest(given.encode(), f"Bearer {self.token}".encode()):
-            raise web.HTTPUnauthorized(text="the operator's token is needed to name players")
-        t = request.match_info["table"]
-        if not TABLE.match(t) or self.club.league is None:
-            raise web.HTTPNotFound(text="no such table")
+            raise web.HTTPUnauthorized(text=f"the operator's token is needed to {what}")
+
+    @staticmethod
+    def _who(request: web.Request, body: dict) -> str:
+        """Who the audit names: the name the operator gave, and where the request came from."""
+        by = body.get("by") if isinstance(body, dict) else None
+        name = by.strip() if isinstance(by, str) and 0 < len(by.strip()) <= 40 else "operator"
+        return clean(f"{name} ({request.remote or 'unknown address'})")
+
+    async def api_audit(self, request: web.Request) -> web.Response:
+        self._operator(request, "read the audit")
+        league = self.club.league
+        return web.json_response({"audit": league.audit() if league else []}, dumps=dumps)
+
+    async def api_decide(self, request: web.Request) -> web.Response:
+        """An operator confirms or voids a result (`/api/results/ID/confirm`, `.../void`)."""
+        self._operator(request, "confirm or void a result")
+        league = self.club.league
+        if league is None:
+            raise web.HTTPNotFound(text="no results: the scoreboard has no --db")
+        body = await self._body(request, required=False)
         try:
-            body = await request.json()
+            result = int(request.match_info["result"])
+            done = league.decide(result, request.match_info["action"], self._who(request, body))
+        except LookupError as e:  # no such result
+            raise web.HTTPNotFound(text=str(e)) from e
+        except ValueError as e:
+            raise web.HTTPBadRequest(text=str(e)) from e
+        if done["table"] in self.club.tables:
+            self._changed(done["table"])
+        return web.json_response({"ok": True, **done})
+
+    async def _body(self, request: web.Request, required: bool = True) -> dict:
+        """A write's JSON object, refused as the broker's messages are (size, depth, not JSON:
+        mqtt.decode), counted by why; an empty body is {} where none is needed."""
+        raw = await request.read()  # past client_max_size: 413, from aiohttp
+        if not raw and not required:
+            return {}
+        try:
+            body = decode(raw, "write")
+            if not isinstance(body, dict):
+                raise Refused("not a JSON object")
+        except Refused as e:
+            why = f"write: {e}"
+            self.refused[why] = self.refused.get(why, 0) + 1
+            raise web.HTTPBadRequest(text=f"refused: {e}") from e
+        return body
+
+    async def api_players(self, request: web.Request) -> web.Response:
+        self._operator(request, "name players")
+        t = request.match_info["table"]
+        league = self.club.league
+        if not TABLE.match(t) or league is None:
+            raise web.HTTPNotFound(text="no such table")
+        if not self.club.known(t):
+            raise web.HTTPNotFound(text=f"no table {t} has published to this scoreboard")
+        body = await self._body(request)
+        try:
             seats = body["seats"]
-            self.club.league.seat(t, seats)
+            league.seat(t, seats, self._who(request, body))
         except (ValueError, KeyError, TypeError) as e:
             raise web.HTTPBadRequest(text=f"bad players: {e}") from e
         if t in self.club.tables:
             self._changed(t)
-        return web.json_response({"ok": True, "seats": self.club.league.seats(t)})
+        return web.json_response({"ok": True, "seats": league.seats(t)})
 
     def blind_clock(self, table: str) -> dict | None:
         """Where a Hold'em table's blind clock stands (from its game's start), if there is a
@@ -290,11 +585,16 @@ class Server:
         return clock(self.blinds, time.time() - started)
 
     def tick(self) -> None:
-        """Pages learn of a new blind level when it comes, not at the next event."""
+        """Pages learn of a new blind level when it comes, and of a table gone quiet (or
+        back), not at the next event."""
         for t in list(self.club.tables):
             c = self.blind_clock(t)
             if c is not None and self._levels.get(t) != c["level"]:
                 self._levels[t] = c["level"]
+                self._changed(t)
+            live = self.club.liveness(t)["live"]
+            if self._live.get(t) != live:
+                self._live[t] = live
                 self._changed(t)
 
     def _state_message(self, table: str) -> dict:
@@ -307,7 +607,11 @@ class Server:
             "page": page(st.game),
             "online": self.club.presence.get(table, False),
             "stale": table in self.club.stale,
+            **self.club.liveness(table),
             "players": league.seats(table) if league else {},
+            "results": [shown_result(r) for r in league.results(table=table)[-RESULTS_SHOWN:]]
+            if league
+            else [],
             "sent": time.time(),
         }
 
@@ -348,25 +652,103 @@ class Server:
                 except (ConnectionError, RuntimeError):
                     return
 
+    def namer(self, t: str) -> Callable[[str], str]:
+        """name(seat) for a table's words: its player's name (a Tock colour of a two-colour
+        seat too), else its label (Tock's colour, "seat 3", "side A"), as the pages say."""
+        st = self.club.tables.get(t)
+        players = self.club.league.seats(t) if self.club.league else {}
+        labels = page(st.game if st else None).get("seats") or {}
+
+        def name(seat: str) -> str:
+            seat = str(seat)
+            if seat in players:
+                return players[seat]
+            for key, who in players.items():
+                if seat in key.split("+"):
+                    return who
+            if labels:
+                return "+".join(labels.get(c, c) for c in seat.split("+"))
+            return f"side {seat}" if seat in ("A", "B") else f"seat {seat}"
+
+        return name
+
     def _summaries_one(self, t: str) -> dict:
         st = self.club.tables[t]
         return {
             **st.summary(),
+            "said": st.headline(self.namer(t)),
             "online": self.club.presence.get(t, False),
             "stale": t in self.club.stale,
+            **self.club.liveness(t),
         }
 
 
-def load_token(path: str | None) -> tuple[str, str]:
-    """(token, where it came from): a file, PLATEAU_TOKEN, or made now."""
+RESULTS_SHOWN = 8  # a table's latest results on its page
+NIGHT_STARTS_H = 6  # a club night runs from 06:00 to 06:00: a game past midnight is tonight's
+
+
+def night_of(t: float) -> str:
+    """The night (YYYY-MM-DD, this machine's time) a moment belongs to."""
+    return time.strftime("%Y-%m-%d", time.localtime(t - NIGHT_STARTS_H * 3600))
+
+
+def night_bounds(night: str) -> tuple[float, float] | None:
+    """(from, to) of a night as times, None if it is not YYYY-MM-DD."""
+    import datetime
+
+    try:
+        day = datetime.date.fromisoformat(night)
+    except (TypeError, ValueError):
+        return None
+    if len(night) != 10:
+        return None
+    start = datetime.datetime(day.year, day.month, day.day, NIGHT_STARTS_H)
+    return start.timestamp(), (start + datetime.timedelta(days=1)).timestamp()
+
+
+def shown_result(r: dict) -> dict:
+    """A recorded result as a page shows it: the seats' names, its verdict and why."""
+    names = {s: r["players"].get(s) or s for s in r["seats"]}
+    keep = ("id", "table", "game", "rules", "ranking", "score", "verdict", "why", "lines")
+    return {**{k: r[k] for k in keep}, "epoch": r.get("epoch"), "names": names,
+            "finished": r["finished"], "night": night_of(r["finished"] or 0)}  # fmt: skip
+
+
+TOKEN_BYTES = 24
+
+
+def load_token(path: str | None, db: str | None = None) -> tuple[str, str]:
+    """(token, where it came from): --token-file, PLATEAU_TOKEN, else the file beside the
+    database (DB.token: made on the first run, mode 600, the same token at every start), else
+    made for this run (no --db: nothing to write). A token file others may read is refused,
+    as ssh refuses such a key."""
     if path:
-        token = Path(path).read_text().strip()
-        if len(token) < 12:
-            raise ValueError(f"the token in {path} is shorter than 12 characters")
-        return token, path
+        return _read_token(Path(path)), path
     if os.environ.get("PLATEAU_TOKEN"):
         return os.environ["PLATEAU_TOKEN"], "PLATEAU_TOKEN"
-    return secrets.token_urlsafe(16), "made for this run"
+    if db:
+        beside = Path(f"{db}.token")
+        try:
+            fd = os.open(beside, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:
+            return _read_token(beside), f"kept in {beside}"
+        token = secrets.token_urlsafe(TOKEN_BYTES)
+        with os.fdopen(fd, "w") as f:
+            f.write(token + "\n")
+        return token, f"made and kept in {beside}"
+    return secrets.token_urlsafe(TOKEN_BYTES), "made for this run: give --db to keep one"
+
+
+def _read_token(path: Path) -> str:
+    mode = path.stat().st_mode
+    if mode & 0o077:
+        raise ValueError(
+            f"the token in {path} may be read by others (mode {mode & 0o777:o}): chmod 600 {path}"
+        )
+    token = path.read_text().strip()
+    if len(token) < 12:
+        raise ValueError(f"the token in {path} is shorter than 12 characters")
+    return token
 
 
 def serve(args) -> int:
@@ -379,7 +761,7 @@ def serve(args) -> int:
         return 2
     # every option file is text already (commands.text_file); what they say is checked here
     try:
-        token, source = load_token(args.token_file)
+        token, source = load_token(args.token_file, args.db)
         broker = Broker.parse(args.mqtt, args.user, args.password_file) if args.mqtt else None
     except (OSError, ValueError) as e:
         print(f"plateau serve: {e}", file=sys.stderr)
@@ -391,16 +773,27 @@ def serve(args) -> int:
         return 2
     league = League(args.db) if args.db else None
     club = Club(league)
-    server = Server(club, token, blinds)
+    club.say = lambda m: print(f"plateau serve: {m}", file=sys.stderr, flush=True)
+    if league and args.mqtt:
+        lines = club.restore()
+        if lines:
+            print(
+                f"plateau serve: {len(club.replays)} tables replayed again from {args.db}"
+                f" ({lines} lines)",
+                file=sys.stderr,
+            )
+    server = Server(club, token, blinds, args.origin or ())
 
     async def main() -> None:
         loop = asyncio.get_running_loop()
         server.loop = loop
+        stopping = asyncio.Event()  # SIGTERM (systemd, a test): stop as cleanly as Ctrl-C
+        loop.add_signal_handler(signal.SIGTERM, stopping.set)
         feed = None
         if broker:
 
-            def hand_over(table: str, what: str, payload: bytes) -> None:
-                loop.call_soon_threadsafe(club.message, table, what, payload)
+            def hand_over(table: str, what: str, payload: bytes, retained: bool) -> None:
+                loop.call_soon_threadsafe(club.message, table, what, payload, retained)
 
             feed = Feed(
                 broker,
@@ -426,7 +819,10 @@ def serve(args) -> int:
             ) from None
         port = runner.addresses[0][1]  # the one chosen, with --port 0
         print(f"plateau serve: http://{args.host}:{port}/", flush=True)
-        print(f"plateau serve: operator token ({source}): {token}", flush=True)
+        if source.startswith("made for this run"):  # nowhere else to find it
+            print(f"plateau serve: operator token ({source}): {token}", flush=True)
+        else:
+            print(f"plateau serve: operator token {source} (the operator's page asks for it)")
         if args.host not in ("127.0.0.1", "localhost", "::1"):
             print(
                 "plateau serve: listening beyond this machine: pages are read-only,"
@@ -436,16 +832,23 @@ def serve(args) -> int:
         local = LocalLog(club, args.log, args.table) if args.log else None
         try:
             n = 0
-            while True:
+            while not stopping.is_set():
                 if local:
                     local.poll()
                 n += 1
+                if n % 20 == 0:
+                    club.keep()  # the lines taken, in the SQLite file every 0.2 s
                 if n % 50 == 0:
+                    if feed is not None:  # the pages say so when the broker is gone
+                        up = feed.connected.is_set()
+                        club.broker_down = None if up else club.broker_down or time.time()
                     server.tick()
+                    club.tick()
                 await asyncio.sleep(0.01)
         finally:
             if feed:
                 feed.stop()
+            club.keep()
             await runner.cleanup()
 
     try:

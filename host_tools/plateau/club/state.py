@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import copy
 import time
+from collections.abc import Callable
 from typing import Any
 
 from plateau.repeats import Repeats
@@ -59,6 +60,12 @@ class Fold:
     def restore(self) -> None:
         """The table's state was read back from JSON (a bridge's, `from_dict`): take the
         game up from its view."""
+
+    def headline(self, name: Callable[[str], str]) -> str | None:
+        """The game as it stands, in a few words for the club page's card ("Ann 7 - 5 Luis,
+        match 2 of 3"); `name(seat)` is the seat's player, or its label. None: the card
+        shows the score and the turn as they are."""
+        return None
 
 
 class TableState:
@@ -181,9 +188,21 @@ class TableState:
             "updated": self.updated,
         }
 
+    def headline(self, name: Callable[[str], str]) -> str | None:
+        """Its game's headline (Fold.headline), never an error: a view is a table's word."""
+        if self.fold is None:
+            return None
+        try:
+            said = self.fold.headline(name)
+        except (LookupError, TypeError, ValueError, AttributeError):
+            return None
+        return said if isinstance(said, str) else None
+
     def summary(self) -> dict:
-        """What the club page lists for a table."""
+        """What the club page lists for a table (of their kinds whatever a view holds: a
+        table's own state may be anything)."""
         v = self.view
+        pos = v.get("position")
         return {
             "table": self.table,
             "game": self.game,
@@ -191,40 +210,93 @@ class TableState:
             "line": self.line,
             "seq": self.seq,
             "updated": self.updated,
-            "score": v.get("score") or v.get("totals") or v.get("stacks"),
-            "winner": v.get("winner"),
-            "turn": (v.get("position") or {}).get("turn") or v.get("to_act"),
+            "score": amounts(v.get("score"))
+            or amounts(v.get("totals"))
+            or amounts(v.get("stacks")),
+            "winner": text(v.get("winner")),
+            "turn": (text(pos.get("turn")) if isinstance(pos, dict) else None)
+            or text(v.get("to_act")),
         }
 
     @classmethod
-    def from_dict(cls, d: dict) -> TableState:
-        """A state published by a bridge (checked: a bad one raises ValueError)."""
+    def from_dict(cls, d: object) -> TableState:
+        """A state published by a bridge, checked field by field: a bad one raises ValueError
+        (what a table publishes is its word, and may be anything)."""
+        from plateau.events import is_count, is_text
+
         if not isinstance(d, dict) or not isinstance(d.get("view"), dict):
             raise ValueError("not a table state")
-        s = cls(str(d.get("table")), str(d.get("epoch", "")))
-        for key, typ in (("line", int), ("seq", int), ("events", int), ("updated", float)):
+        epoch = d.get("epoch", "")
+        if not isinstance(epoch, str) or len(epoch) > 32:
+            raise ValueError("table state with a bad epoch")
+        s = cls(str(d.get("table"))[:32], epoch)
+        for key in ("line", "seq", "events"):
             val = d.get(key, 0)
-            if not isinstance(val, int | float) or isinstance(val, bool):
+            if not is_count(val):
                 raise ValueError(f"table state with a bad {key}")
-            setattr(s, key, typ(val))
-        s.boot = text(d.get("boot"))
-        s.game = text(d.get("game"))
+            setattr(s, key, val)
+        updated = d.get("updated", 0)
+        if not _number(updated):
+            raise ValueError("table state with a bad updated")
+        s.updated = float(updated)
+        for key in ("boot", "game"):
+            val = d.get(key)
+            if val is not None and not (is_text(val) and len(val) <= 32):
+                raise ValueError(f"table state with a bad {key}")
+            setattr(s, key, val)
         s.view = copy.deepcopy(d["view"])  # its own: folding on must not change the caller's
-        start = d.get("game_start")
-        s.game_start = start if isinstance(start, dict) else {}
-        s.finished = [r for r in d.get("finished", []) if isinstance(r, dict)][-FINISHED_KEPT:]
+        start = d.get("game_start", {})
+        if not isinstance(start, dict) or not all(
+            start.get(k) is None or is_count(start[k]) for k in ("line", "seq")
+        ):
+            raise ValueError("table state with a bad game_start")
+        s.game_start = {
+            k: start[k] for k in ("line", "boot", "seq", "wall") if k in start and _plain(start[k])
+        }
+        finished = d.get("finished", [])
+        if not isinstance(finished, list) or not all(_record(r) for r in finished):
+            raise ValueError("table state with a bad finished game")
+        s.finished = [dict(r) for r in finished][-FINISHED_KEPT:]
         withdrawn = d.get("withdrawn", [])
-        s.withdrawn = [
-            w
-            for w in (withdrawn if isinstance(withdrawn, list) else [])
-            if isinstance(w, list) and len(w) == 3 and isinstance(w[2], int)
-        ][-FINISHED_KEPT:]
+        if not isinstance(withdrawn, list) or not all(
+            isinstance(w, list) and len(w) == 3 and is_text(w[1]) and is_count(w[2])
+            for w in withdrawn
+        ):
+            raise ValueError("table state with a bad withdrawn result")
+        s.withdrawn = [list(w) for w in withdrawn][-FINISHED_KEPT:]
         if s.boot and s.seq:
             s._repeats.had(s.boot, s.seq)
         s.fold = _fold(s)
         if s.fold is not None:
             s.fold.restore()
         return s
+
+
+def _number(v: object) -> bool:
+    return isinstance(v, int | float) and not isinstance(v, bool) and abs(v) < 2**53
+
+
+def _plain(v: object) -> bool:
+    """A number or a short text (a game start's fields)."""
+    return v is None or _number(v) or (isinstance(v, str) and len(v) <= 32)
+
+
+def _record(r: object) -> bool:
+    """A finished game as a state carries it (TableState.finish), its fields of their kinds."""
+    from plateau.events import is_count, is_text, is_texts
+
+    if not isinstance(r, dict) or not is_count(r.get("last_line")):
+        return False
+    groups = r.get("ranking", [])
+    return (
+        is_text(r.get("epoch", ""))
+        and all(r.get(k) is None or is_count(r[k]) for k in ("first_line", "first_seq", "last_seq"))
+        and all(r.get(k) is None or is_text(r[k]) for k in ("game", "rules", "boot"))
+        and is_texts(r.get("seats", []))
+        and isinstance(groups, list)
+        and all(is_texts(g) for g in groups)
+        and (r.get("duration_s") is None or _number(r["duration_s"]))
+    )
 
 
 def _fold(state: TableState) -> Fold | None:

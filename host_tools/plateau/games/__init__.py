@@ -43,7 +43,12 @@ PLAIN = SimpleNamespace(
     PLAYS={},  # the events that make its plays, and their fields: compared by the resets
     compared=None,  # compared(ev, fields): a play's fields as compared, if not as they are
     OUTCOME=None,  # the one of them that says how the game ended
-    replay=None,  # a new checker of one game for `plateau replay`: feed, summary, state
+    # a new checker of one game for `plateau replay` and the club's replay (club/replay.py):
+    # feed, summary, state; result() the places of the game the last event ended (None: it
+    # ended none), which the club compares with the table's before it rates a result;
+    # taken_up, where the game under way rests on the board's word (None: checked from its
+    # start)
+    replay=None,
     # --- its generator: plateau gen, the chaos and reset harnesses
     # its one table-script generator, script(seed, form) ("full", "short", "chaos"): the
     # chaos and reset harnesses play it, `plateau gen --game NAME --seed S` writes it

@@ -17,7 +17,7 @@ function el(tag, attrs, ...kids) {
   for (const [k, v] of Object.entries(attrs || {})) {
     if (v !== null && v !== undefined && v !== false) e.setAttribute(k, String(v));
   }
-  for (const k of kids.flat()) {
+  for (const k of kids.flat(Infinity)) { // (one level left arrays as "[object ...]" text)
     if (k === null || k === undefined || k === false) continue;
     e.appendChild(k instanceof Node ? k : document.createTextNode(String(k)));
   }
@@ -33,7 +33,7 @@ function svg(tag, attrs, text) {
 
 function replace(node, ...kids) {
   while (node.firstChild) node.removeChild(node.firstChild);
-  for (const k of kids.flat()) {
+  for (const k of kids.flat(Infinity)) {
     if (k === null || k === undefined || k === false) continue;
     node.appendChild(k instanceof Node ? k : document.createTextNode(String(k)));
   }
@@ -50,10 +50,15 @@ function nav() {
   for (const g of GAMES) {
     n.appendChild(el("a", { href: "/league/" + g }, "league: " + g));
   }
+  n.appendChild(el("a", { href: "/results" }, "results"));
+  n.appendChild(el("a", { href: "/tv" }, "TV"));
 }
 
 function seatName(seat) {
-  const who = plateau.players[seat];
+  // a seat's player: named for it, or for the pair it is one colour of (Tock for 2: "R+B")
+  const key = Object.keys(plateau.players).find((k) => k === String(seat)) ??
+    Object.keys(plateau.players).find((k) => k.split("+").includes(String(seat)));
+  const who = key === undefined ? null : plateau.players[key];
   const named = plateau.page.seats; // a game whose seats have names (Tock's colours)
   const base = named ? String(seat).split("+").map((c) => named[c] || c).join("+") : "seat " + seat;
   return who ? who + " (" + base + ")" : base;
@@ -74,9 +79,10 @@ function cardFace(text) {
 
 function connect(query, onMessage) {
   let delay = 250;
+  const handle = { ws: null, closed: false, close() { this.closed = true; if (this.ws) this.ws.close(); } };
   function open() {
     const proto = location.protocol === "https:" ? "wss://" : "ws://";
-    const ws = new WebSocket(proto + location.host + "/ws" + query);
+    const ws = handle.ws = new WebSocket(proto + location.host + "/ws" + query);
     ws.onopen = () => { delay = 250; status("live", "live"); };
     ws.onmessage = (m) => {
       let msg;
@@ -84,12 +90,29 @@ function connect(query, onMessage) {
       onMessage(msg);
     };
     ws.onclose = () => {
+      if (handle.closed) return;
       status("reconnecting", "down");
       setTimeout(open, delay);
       delay = Math.min(delay * 2, 5000);
     };
   }
   open();
+  return handle;
+}
+
+// when a table was last heard, as a person reads it: "19:02:13, 3 min ago"
+function heardText(at) {
+  if (!at) return "never";
+  const ago = Math.max(0, Math.round(Date.now() / 1000 - at));
+  const when = new Date(at * 1000).toLocaleTimeString();
+  return when + ", " + (ago < 90 ? ago + " s ago" : Math.round(ago / 60) + " min ago");
+}
+
+// what a page shows is live, or as of when the table was last heard (and why not live)
+function liveness(msg) {
+  if (msg.live !== false) return null;
+  return el("div", { class: "banner stale", id: "not-live" },
+    el("b", {}, "Not live: "), msg.why || "", " \u00b7 last heard " + heardText(msg.heard));
 }
 
 function applied(table, state) {
@@ -113,13 +136,13 @@ function clubPage() {
       const names = Object.keys(cards).sort();
       list.insertBefore(card, cards[names[names.indexOf(t.table) + 1]] || null);
     }
-    const score = t.score ? Object.entries(t.score).map(([k, v]) => k + " " + v).join("  ") : "";
+    card.classList.toggle("notlive", t.live === false);
     replace(card,
       el("div", { class: "name" }, el("span", { class: "dot" + (t.online ? " on" : "") }), t.table),
       el("div", {}, t.game || "no game yet"),
-      el("div", { class: "muted" }, score),
-      t.winner ? el("div", { class: "big" }, "winner " + t.winner) : el("div", { class: "muted" }, t.turn ? "turn " + t.turn : ""),
-      el("div", { class: "muted" }, t.events + " events" + (t.stale ? " (catching up)" : "")));
+      el("div", { class: "said" }, t.said || (t.game ? "under way" : "")),
+      el("div", { class: "muted" }, t.events + " events" + (t.stale ? " (catching up)" : "")),
+      t.live === false ? el("div", { class: "stale" }, "not live: " + (t.why || "") + "; last heard " + heardText(t.heard)) : null);
     applied(t.table, t);
   });
 }
@@ -129,11 +152,16 @@ function clubPage() {
 function tablePage() {
   const table = decodeURIComponent(location.pathname.split("/")[2] || "");
   document.title = table + " - Plateau club";
-  const main = document.getElementById("main");
+  showTable(table, document.getElementById("main"));
+  setInterval(tickClock, 200);
+}
+
+// a table's page drawn into main, live; returns its connection (close() to leave it)
+function showTable(table, main) {
   const head = el("h1", { id: "title" }, table);
   const body = el("div", { id: "game" }, el("p", { class: "muted" }, "waiting for the table"));
-  replace(main, head, body, operatorForm(table));
-  connect("?table=" + encodeURIComponent(table), (msg) => {
+  replace(main, head, body);
+  return connect("?table=" + encodeURIComponent(table), (msg) => {
     if (msg.type !== "state") return;
     const st = msg.state;
     plateau.state = st;
@@ -141,48 +169,147 @@ function tablePage() {
     plateau.players = msg.players || {};
     replace(head, el("span", { class: "dot" + (msg.online ? " on" : "") }), table + " \u00b7 " + (st.game || "no game yet"));
     const parts = [];
+    status(msg.live === false ? "not live" : "live", msg.live === false ? "down" : "live");
+    parts.push(liveness(msg));
     if (msg.stale) parts.push(el("div", { class: "banner stale" }, "events were lost on the way: catching up from the table"));
+    const verdict = lastVerdict(st, msg.results || []);
+    if (verdict) parts.push(verdict);
     const draw = plateau.page.rows ? (v) => rows(v, plateau.page.rows) : DRAWINGS[plateau.page.draw];
     plateau.blinds = msg.blinds ? { clock: msg.blinds, at: Date.now() } : null;
     parts.push(draw && st.game ? draw(st.view || {}) : el("p", { class: "muted" }, "no game yet"));
     parts.push(el("p", { class: "muted" }, st.events + " events \u00b7 boot " + (st.boot || "-") + " \u00b7 #" + st.seq));
+    parts.push(el("p", {}, el("a", { href: "/results/table/" + encodeURIComponent(table) }, "this table's results")));
     replace(body, parts);
     applied(table, st);
-    fillSeats(st.view && st.view.seats);
   });
+}
+
+// --- TV mode (/tv): the club's wall screen, each live table's page in turn ---------------------
+
+const TV_EACH_S = 15;
+
+function tvPage() {
+  document.body.classList.add("tv");
+  const main = document.getElementById("main");
+  const q = new URLSearchParams(location.search);
+  const each = Math.max(3, parseFloat(q.get("each")) || TV_EACH_S) * 1000;
+  let shown = null, conn = null;
+  async function next() {
+    let tables = [];
+    try { tables = (await (await fetch("/api/club")).json()).tables; } catch (e) { status("reconnecting", "down"); }
+    // the live tables with a game; all of them when none is live (the page then says not live)
+    const live = tables.filter((t) => t.game && t.live !== false);
+    const pool = (live.length ? live : tables.filter((t) => t.game)).map((t) => t.table);
+    if (!pool.length) { replace(main, el("h1", {}, "No table is playing yet")); return; }
+    const i = shown === null ? 0 : (pool.indexOf(shown) + 1) % pool.length;
+    if (pool[i] !== shown || !conn) {
+      if (conn) conn.close();
+      shown = pool[i];
+      conn = showTable(shown, main);
+    }
+    plateau.tv = { table: shown, tables: pool };
+  }
+  next();
+  setInterval(next, each);
   setInterval(tickClock, 200);
 }
 
-function operatorForm(table) {
-  const seats = el("span", { id: "seats" });
-  const token = el("input", { type: "password", id: "token", placeholder: "operator token", autocomplete: "off" });
-  token.value = sessionStorage.getItem("plateau-token") || "";
-  const said = el("span", { id: "said", class: "muted" });
-  const form = el("form", { class: "operator", id: "players-form" },
-    el("b", {}, "Players "), seats, el("label", {}, "token ", token), el("button", { type: "submit" }, "name them"), " ", said);
-  form.addEventListener("submit", async (e) => {
-    e.preventDefault();
-    sessionStorage.setItem("plateau-token", token.value);
-    const body = {};
-    for (const inp of seats.querySelectorAll("input")) body[inp.dataset.seat] = inp.value;
-    const r = await fetch("/api/table/" + encodeURIComponent(table) + "/players", {
-      method: "POST", headers: { "Content-Type": "application/json", Authorization: "Bearer " + token.value },
-      body: JSON.stringify({ seats: body }) });
-    said.textContent = r.ok ? "saved" : "refused: " + (await r.text());
-  });
-  return form;
+// the verdict on the game the page shows, if it ended: said when it is not rated
+function lastVerdict(st, results) {
+  const last = (st.finished || [])[st.finished.length - 1];
+  if (!last) return null;
+  const r = results.find((x) => x.epoch === st.epoch && x.lines[1] === last.last_line);
+  if (!r || r.verdict === "rated" || r.verdict === "confirmed") return null;
+  return el("div", { class: "banner problem", id: "verdict" },
+    el("b", {}, r.verdict === "voided" ? "Result voided by the operator" : "Result disputed: not rated unless the operator confirms it"),
+    r.why ? el("div", {}, r.why) : null);
 }
 
-function fillSeats(seats) {
-  const box = document.getElementById("seats");
-  if (!box || !seats) return;
-  const have = [...box.querySelectorAll("input")].map((i) => i.dataset.seat).join(",");
-  if (have === seats.join(",")) return;
-  replace(box, seats.map((s) => {
-    const inp = el("input", { "data-seat": s, placeholder: "seat " + s });
-    inp.value = plateau.players[s] || "";
-    return el("label", {}, s + " ", inp);
-  }));
+// --- results: a table's, a night's ----------------------------------------------------------
+
+function resultRows(results, operator) {
+  return el("table", { class: "grid", id: "results" },
+    el("tr", {}, el("th", {}, "#"), el("th", {}, "table"), el("th", {}, "game"), el("th", {}, "places"), el("th", {}, "verdict"), operator ? el("th", {}, "") : null),
+    results.map((r) => el("tr", { "data-result": r.id, class: r.verdict },
+      el("td", {}, r.id), el("td", {}, el("a", { href: "/results/table/" + encodeURIComponent(r.table) }, r.table)),
+      el("td", {}, (r.game || "") + " " + new Date(r.finished * 1000).toLocaleTimeString()),
+      el("td", {}, r.ranking.map((g) => g.map((s) => r.names[s] || s).join(" & ")).join(" > ")),
+      el("td", { class: "verdict" }, r.verdict, r.why ? el("div", { class: "muted" }, r.why) : null),
+      operator ? el("td", {}, operator(r)) : null)));
+}
+
+function resultsPage() {
+  const parts = location.pathname.split("/");
+  const query = parts[2] === "table" ? "table=" + parts[3] : parts[2] === "night" ? "night=" + parts[3] : "";
+  const main = document.getElementById("main");
+  async function load() {
+    let data;
+    try { data = await (await fetch("/api/results?" + query)).json(); status("live", "live"); }
+    catch (e) { status("reconnecting", "down"); return; }
+    const title = data.table ? "Results: table " + data.table : "Results: the night of " + data.night;
+    replace(main, el("h1", {}, title),
+      el("p", { class: "muted" }, "rated: the scoreboard's replay of the table's events reached the same result;" +
+        " disputed: it did not (why is said), not rated unless the operator confirms it"),
+      resultRows(data.results, null));
+  }
+  load();
+  setInterval(load, 5000);
+}
+
+// --- the operator's page: the token, players, disputed results, the audit ----------------------
+
+function operatorPage() {
+  const main = document.getElementById("main");
+  const token = el("input", { type: "password", id: "token", placeholder: "operator token", autocomplete: "off" });
+  token.value = sessionStorage.getItem("plateau-token") || "";
+  const by = el("input", { id: "by", placeholder: "your name (for the audit)" });
+  by.value = sessionStorage.getItem("plateau-by") || "";
+  const said = el("p", { id: "said", class: "muted" });
+  const box = el("div", { id: "operator" });
+  replace(main, el("h1", {}, "Operator"),
+    el("form", { class: "operator", id: "token-form" }, el("label", {}, "token ", token), el("label", {}, "name ", by)), said, box);
+  const send = async (url, body) => {
+    sessionStorage.setItem("plateau-token", token.value);
+    sessionStorage.setItem("plateau-by", by.value);
+    const r = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json", Authorization: "Bearer " + token.value },
+      body: JSON.stringify({ ...body, by: by.value }) });
+    said.textContent = r.ok ? "done" : "refused: " + (await r.text());
+    load();
+  };
+  async function load() {
+    const tables = (await (await fetch("/api/club")).json()).tables;
+    const results = (await (await fetch("/api/results?night=" + new Date(Date.now() - 6 * 3600e3).toISOString().slice(0, 10))).json()).results;
+    const forms = [];
+    for (const t of tables) {
+      const st = (await (await fetch("/api/table/" + encodeURIComponent(t.table))).json());
+      const seats = (st.state.view || {}).seats || [];
+      const inputs = seats.map((s) => { const i = el("input", { "data-seat": s, placeholder: "seat " + s }); i.value = (st.players || {})[s] || ""; return el("label", {}, s + " ", i); });
+      const form = el("form", { class: "operator", "data-table": t.table }, el("b", {}, t.table + " "), inputs, el("button", { type: "submit" }, "name them"));
+      form.addEventListener("submit", (e) => {
+        e.preventDefault();
+        const body = {};
+        for (const i of form.querySelectorAll("input")) body[i.dataset.seat] = i.value;
+        send("/api/table/" + encodeURIComponent(t.table) + "/players", { seats: body });
+      });
+      forms.push(form);
+    }
+    const decide = (r) => [r.verdict !== "confirmed" ? el("button", { "data-action": "confirm" }, "confirm") : null,
+      r.verdict !== "voided" ? el("button", { "data-action": "void" }, "void") : null];
+    const table = resultRows(results, decide);
+    for (const b of table.querySelectorAll("button")) {
+      b.addEventListener("click", () => send("/api/results/" + b.closest("tr").dataset.result + "/" + b.dataset.action, {}));
+    }
+    const audit = el("div", { id: "audit" });
+    if (token.value) {
+      const r = await fetch("/api/audit", { headers: { Authorization: "Bearer " + token.value } });
+      if (r.ok) replace(audit, el("table", { class: "grid" }, el("tr", {}, ["when", "who", "what", "table", "result", "before", "after"].map((h) => el("th", {}, h))),
+        (await r.json()).audit.slice(-50).reverse().map((a) => el("tr", {}, el("td", {}, new Date(a.at * 1000).toLocaleString()), el("td", {}, a.who),
+          el("td", {}, a.action), el("td", {}, a.table || ""), el("td", {}, a.result ?? ""), el("td", {}, JSON.stringify(a.before)), el("td", {}, JSON.stringify(a.after))))));
+    }
+    replace(box, el("h2", {}, "Players"), forms, el("h2", {}, "Tonight's results"), table, el("h2", {}, "Audit"), audit);
+  }
+  token.addEventListener("change", load);
+  load();
 }
 
 // --- the drawings a game's PAGE names ------------------------------------------------------------
@@ -272,6 +399,7 @@ function ring(v) {
   const lm = v.last_move;
   side.appendChild(el("p", { id: "last-move" }, lm ? [cardFace(lm.card), " ", seatName(lm.seat), " ",
     lm.discard ? "discarded (no legal move)" : (lm.steps || []).map((s) => s[0] + " \u2192 " + s[1]).join(", ")] : "-"));
+  if (v.seats && v.seats.length) side.appendChild(el("p", { id: "players" }, v.seats.map(seatName).join(v.teams ? " & " : " v ")));
   side.appendChild(el("p", { class: "muted" }, "rules " + (pos.rules || "?") + ", " + (pos.players || "?") + " players" + (v.teams ? ", teams R+B v G+Y" : "")));
   return el("div", { class: "layout" }, el("div", {}, board), side);
 }
@@ -305,13 +433,13 @@ function goals(v) {
       "\u2013", el("span", { id: "score-B" }, sc.B ?? 0), el("span", { class: "side" }, seatName("B"))),
     el("div", { class: "clock", id: "clock" }, clockText(v.clock_ms || 0)),
     el("div", { class: "series", id: "series" }, "match " + (v.match || 1) + (v.best_of ? " of best of " + v.best_of : "") +
-      " \u00b7 series A " + (series.A ?? 0) + " \u2013 " + (series.B ?? 0) + " B" + (v.rules ? " \u00b7 " + v.rules : "")),
+      " \u00b7 series " + seatName("A") + " " + (series.A ?? 0) + " \u2013 " + (series.B ?? 0) + " " + seatName("B") + (v.rules ? " \u00b7 " + v.rules : "")),
   ];
   if (v.golden_goal && !v.over) parts.push(el("div", { class: "banner problem" }, "golden goal"));
   if (v.over && v.winner) parts.push(el("div", { class: "banner winner", id: "winner" }, "Match won by " + seatName(v.winner) + (v.series_over ? " \u2014 series over" : "")));
   const g = v.last_goal;
   if (g) parts.push(el("p", { id: "last-goal" }, g.undone ? "last goal taken back (side " + g.undone + ")" :
-    "last goal: " + seatName(g.side) + " at " + clockText(g.match_ms || 0) + " (ball seen " + (g.seen_ms ?? "?") + " ms)"));
+    "last goal: " + seatName(g.side) + " at " + clockText(g.match_ms || 0) + (typeof g.seen_ms === "number" ? " (ball seen " + g.seen_ms + " ms)" : "")));
   return el("div", {}, parts);
 }
 
@@ -332,24 +460,36 @@ function blindClock(v) {
 
 function poker(v) {
   const parts = [blindClock(v)];
-  parts.push(el("h2", {}, "Board" + (v.street ? " \u00b7 " + v.street : "") + (v.hand_no ? " \u00b7 hand " + v.hand_no : "")));
+  const out = new Set((v.out || []).flat());
+  if (v.winner) parts.push(el("div", { class: "banner winner", id: "winner" }, "Winner: " + seatName(v.winner) + ", every chip at the table"));
+  parts.push(el("h2", {}, (v.hand_no ? "Hand " + v.hand_no + " \u00b7 " : "") + (v.street || "pre-flop") + (v.hand_over ? " \u00b7 hand over" : "")));
   parts.push(el("div", { class: "cards", id: "board" }, (v.board || []).map((c) => cardFace(c))));
-  parts.push(el("p", { class: "big", id: "pot" }, "Pot: " + (v.pot || 0)));
-  if (v.pots && v.pots.length) parts.push(el("ul", { id: "pots" }, v.pots.map((p) =>
-    el("li", {}, "pot " + p.amount + " to " + (p.winners || []).map(seatName).join(" & ") + " (eligible " + (p.eligible || []).join(", ") + ")"))));
+  const pots = v.pots || [];
+  const potText = (p) => (p.winners || []).map(seatName).join(" & ") + " won " + p.amount +
+    ((p.eligible || []).length > 1 ? " (against " + p.eligible.filter((s) => !(p.winners || []).includes(s)).map(seatName).join(", ") + ")" : "");
+  if (v.hand_over) {
+    // the hand is paid: what each pot gave whom (the middle is empty until the next deal)
+    parts.push(el("p", { class: "big", id: "pot" }, pots.length ? pots.map(potText).join("; ") : "Hand over"));
+  } else {
+    parts.push(el("p", { class: "big", id: "pot" }, "Pot: " + (v.pot || 0)));
+    if (pots.length) parts.push(el("ul", { id: "pots" }, pots.map((p) => el("li", {}, potText(p)))));
+  }
   const rows = (v.seats || []).map((s) => {
     const shown = (v.shown || {})[s] || [];
     const hand = (v.hands || []).find((h) => h.seat === s);
     const folded = (v.folded || []).includes(s);
-    return el("tr", { class: (v.to_act === s ? "turn" : "") + (folded ? " out" : ""), "data-seat": s },
+    const stack = (v.stacks || {})[s];
+    const gone = out.has(s) || stack === 0;
+    const doing = gone ? "out" : folded ? "folded" : v.to_act === s ? "to act" : "";
+    return el("tr", { class: (v.to_act === s ? "turn" : "") + (folded || gone ? " out" : ""), "data-seat": s },
       el("td", {}, seatName(s) + (v.button === s ? " (D)" : "")),
-      el("td", { class: "stack" }, (v.stacks || {})[s] ?? ""),
-      el("td", {}, (v.bets || {})[s] ?? ""),
-      el("td", {}, folded ? "folded" : v.to_act === s ? "to act" : ""),
+      el("td", { class: "stack" }, stack ?? (gone ? 0 : "-")),
+      el("td", {}, (v.bets || {})[s] || ""),
+      el("td", {}, doing),
       el("td", {}, shown.map((c) => cardFace(c)), hand ? " " + (hand.category || "") : ""));
   });
   parts.push(el("table", { class: "grid", id: "stacks" },
-    el("tr", {}, el("th", {}, "seat"), el("th", {}, "stack"), el("th", {}, "bet"), el("th", {}, ""), el("th", {}, "shown")), rows));
+    el("tr", {}, el("th", {}, "player"), el("th", {}, "stack"), el("th", {}, "bet"), el("th", {}, "status"), el("th", {}, "shown")), rows));
   if (v.to_act) parts.push(el("p", { class: "big", id: "turn" }, "To act: " + seatName(v.to_act)));
   if (v.showing) parts.push(el("p", {}, seatName(v.showing) + ": lay your two cards on the reader"));
   return el("div", {}, parts);
@@ -357,23 +497,35 @@ function poker(v) {
 
 // --- tricks (Pocha): bids, tricks, the running scores ------------------------------------------
 
+function played(list) {
+  return (list || []).map((p) => el("span", { class: "played", "data-seat": p.seat }, seatName(p.seat) + " ", cardFace(p.card)));
+}
+
 function tricks(v) {
   const seats = v.seats || [];
   const parts = [];
+  if (v.ranking) parts.push(el("div", { class: "banner winner", id: "winner" }, "Winner: " + seatName(v.ranking[0][0]) + " with " + v.ranking[0][1]));
   parts.push(el("p", { class: "big" }, "Hand " + (v.hand ?? "-") + " \u00b7 " + (v.cards ?? "?") + " cards \u00b7 dealer " + (v.dealer ? seatName(v.dealer) : "-")));
+  if (v.to_play && !v.ranking) parts.push(el("p", { class: "big", id: "turn" }, (v.phase === "bids" ? "To bid: " : "To play: ") + seatName(v.to_play)));
   parts.push(el("div", { class: "cards", id: "trump" }, "Turned card: ", v.trump && v.trump.card ? cardFace(v.trump.card) : (v.trump ? SPANISH_SUITS[v.trump.suit] || "" : "-")));
   parts.push(el("table", { class: "grid", id: "bids" },
-    el("tr", {}, el("th", {}, "seat"), el("th", {}, "bid"), el("th", {}, "tricks taken"), el("th", {}, "total")),
-    seats.map((s) => el("tr", { "data-seat": s }, el("td", {}, seatName(s)),
+    el("tr", {}, el("th", {}, "player"), el("th", {}, "bid"), el("th", {}, "tricks"), el("th", {}, "total")),
+    seats.map((s) => el("tr", { "data-seat": s, class: v.to_play === s ? "turn" : "" }, el("td", {}, seatName(s)),
       el("td", { class: "bid" }, (v.bids || {})[s] ?? ""), el("td", { class: "taken" }, (v.taken || {})[s] ?? ""),
       el("td", { class: "total" }, (v.totals || {})[s] ?? "")))));
-  if (v.trick && v.trick.length) parts.push(el("div", { class: "cards", id: "trick" }, "On the table: ", v.trick.map((p) => [cardFace(p.card), " "])));
+  if (v.trick && v.trick.length) parts.push(el("div", { class: "cards", id: "trick" }, "On the table: ", played(v.trick)));
+  const last = v.last_trick;
+  if (last && last.played && last.played.length && !(v.trick && v.trick.length)) {
+    parts.push(el("div", { class: "cards", id: "last-trick" }, "Last trick, " + (last.winner ? "won by " + seatName(last.winner) : "") + ": ", played(last.played)));
+  }
   const hist = v.history || [];
   parts.push(el("h2", {}, "Scores"));
-  parts.push(el("table", { class: "grid", id: "scores" },
+  // one column a player: the total, and the hand's score beneath (narrow enough for a phone)
+  parts.push(el("table", { class: "grid narrow", id: "scores" },
     el("tr", {}, el("th", {}, "hand"), seats.map((s) => el("th", {}, seatName(s)))),
-    hist.map((h) => el("tr", {}, el("td", {}, h.hand), seats.map((s) => el("td", {}, ((h.scores || {})[s] ?? "") + " / " + ((h.totals || {})[s] ?? "")))))));
-  if (v.ranking) parts.push(el("div", { class: "banner winner", id: "winner" }, "Final: " + v.ranking.map((r) => seatName(r[0]) + " " + r[1]).join(", ")));
+    hist.map((h) => el("tr", {}, el("td", {}, h.hand), seats.map((s) => el("td", {}, String((h.totals || {})[s] ?? ""),
+      el("div", { class: "muted" }, ((h.scores || {})[s] ?? 0) >= 0 ? "+" + ((h.scores || {})[s] ?? 0) : String(h.scores[s]))))))));
+  if (v.ranking) parts.push(el("div", { class: "banner", id: "final" }, "Final: " + v.ranking.map((r) => seatName(r[0]) + " " + r[1]).join(", ")));
   return el("div", {}, parts);
 }
 
@@ -394,10 +546,11 @@ function leaguePage() {
         data.ratings.map((r, i) => el("tr", {}, el("td", {}, i + 1), el("td", {}, r.player), el("td", {}, r.rating), el("td", {}, r.games), el("td", {}, r.wins)))),
       el("h2", {}, "Results"),
       el("table", { class: "grid", id: "history" },
-        el("tr", {}, el("th", {}, "table"), el("th", {}, "rules"), el("th", {}, "places"), el("th", {}, "rating change"), el("th", {}, "log lines")),
+        el("tr", {}, el("th", {}, "table"), el("th", {}, "rules"), el("th", {}, "places"), el("th", {}, "rating change"), el("th", {}, "verdict"), el("th", {}, "log lines")),
         data.history.map((h) => el("tr", {}, el("td", {}, h.table), el("td", {}, h.rules || ""),
           el("td", {}, h.ranking.map((g) => g.map((s) => h.names[s] || s).join(" & ")).join(" > ")),
           el("td", {}, Object.entries(h.change).map(([p, d]) => p + " " + (d >= 0 ? "+" : "") + d).join(", ")),
+          el("td", { class: "verdict" }, h.verdict, h.why ? el("div", { class: "muted" }, h.why) : null),
           el("td", {}, h.lines.join("-"))))));
   }
   load();
@@ -405,4 +558,4 @@ function leaguePage() {
 }
 
 nav();
-({ club: clubPage, table: tablePage, league: leaguePage })[document.body.dataset.page]();
+({ club: clubPage, table: tablePage, league: leaguePage, results: resultsPage, operator: operatorPage, tv: tvPage })[document.body.dataset.page]();

@@ -79,8 +79,23 @@ PLAYERS = "seats 2-10 (3)"  # what `plateau gen --players` means for it
 
 def gen_options(group) -> None:
     """Its options of `plateau gen` (an argparse group of their own)."""
+    from plateau.commands import Bounded
+
     group.add_argument("--stacks", default="200", help="chips of every seat (200), or seat by seat")
     group.add_argument("--structure", default="no-limit", help="no-limit, pot-limit, fixed-limit")
+    group.add_argument(
+        "--hands",
+        type=Bounded(int, 1, 10000, "a number of hands"),
+        default=200,
+        help="hands at most (200): the game is played until one seat has every chip, the"
+        " blinds doubled every 10 hands (send blinds), so that it ends",
+    )
+    group.add_argument(
+        "--no-end",
+        action="store_true",
+        help="play --hands hands at blinds 1/2 whatever the chips (a new table when one seat"
+        " has them all)",
+    )
 
 
 def script(seed: int, form: str = "full") -> str:
@@ -106,12 +121,17 @@ def gen(args, settings) -> tuple[str, str]:
     typed = settings({"seats": seats, "stacks": args.stacks, "structure": args.structure})
     session = generate(
         seats=seats,
+        hands=args.hands,
         seed=args.seed,
         pace=args.pace,
         stacks=typed["stacks"],
         structure=args.structure,
+        to_the_end=not args.no_end,
     )
-    return session.script, f"{len(session.hands)} hands, stacks {session.hands[-1]['stacks']}"
+    last = session.hands[-1]["stacks"]
+    won = [s for s, n in last.items() if n > 0]
+    end = f", seat {won[0]} has every chip" if len(won) == 1 else ", no winner yet"
+    return session.script, f"{len(session.hands)} hands, stacks {last}{end}"
 
 
 # --- the live view ----------------------------------------------------------------------------

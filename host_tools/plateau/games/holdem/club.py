@@ -31,6 +31,8 @@ class Club(Fold):
                 shown={},
                 folded=[],
                 street="pre-flop",
+                hand_over=False,
+                winner=None,
                 button=text(ev.get("button")),
                 to_act=text(ev.get("to_act")),
                 last_action=None,
@@ -62,6 +64,9 @@ class Club(Fold):
         elif kind == "card":
             if "board" in ev:
                 v["board"] = texts(ev["board"])
+                # the street the board's cards make (a hand played out all-in deals them
+                # with no street event between)
+                v["street"] = STREETS.get(len(v["board"]), v.get("street"))
             elif text(ev.get("seat")) and ev.get("hole"):
                 v.setdefault("shown", {}).setdefault(ev["seat"], []).append(ev["card"])
         elif kind == "show":
@@ -88,12 +93,14 @@ class Club(Fold):
             v["to_act"] = None
             v["showing"] = None
             v["committed"], v["bets"] = {}, {}  # the pots are paid: nothing is in the middle
+            v["hand_over"] = True
             alive = [s for s, n in v["stacks"].items() if n > 0]
             _knocked_out(v, alive)
             if len(alive) == 1 and len(v["stacks"]) > 1:  # one seat has every chip
                 out = v.get("out", [])
                 left = [s for s in v.get("seats", []) if s not in alive and not _among(s, out)]
                 ranking = [alive, *reversed(out)] + ([left] if left else [])
+                v["winner"] = alive[0]
                 self.table.finish({"ranking": ranking, "score": v["stacks"]}, line)
         if v.get("stacks"):
             # every seat that played this game, also those knocked out (a hand's stacks
@@ -105,6 +112,27 @@ class Club(Fold):
             committed = v.get("committed", {})
             v["hand_stacks"] = {s: n + committed.get(s, 0) for s, n in v["stacks"].items()}
         v["pot"] = sum(v.get("committed", {}).values())
+
+    def headline(self, name) -> str | None:
+        v = self.view
+        if v.get("winner"):
+            return f"{name(v['winner'])} has every chip, hand {v.get('hand_no', '?')}"
+        if not v.get("hand_no"):
+            return None
+        said = f"hand {v['hand_no']}"
+        pots = [p for p in v.get("pots") or [] if p.get("winners")]
+        if v.get("hand_over") and pots:
+            won = "; ".join(
+                f"{' & '.join(name(w) for w in p['winners'])} won {p.get('amount')}" for p in pots
+            )
+            return f"{said}: {won}"
+        said += f", {v.get('street') or 'pre-flop'}, pot {v.get('pot', 0)}"
+        if v.get("to_act"):
+            said += f": {name(v['to_act'])} to act"
+        return said
+
+
+STREETS = {0: "pre-flop", 3: "flop", 4: "turn", 5: "river"}
 
 
 def _knocked_out(v: dict, alive: list[str]) -> None:

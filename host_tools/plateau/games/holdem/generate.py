@@ -21,6 +21,8 @@ def generate(
     pace: int = 100,
     draw: bool = False,
     structure: str = "no-limit",
+    to_the_end: bool = False,
+    raise_every: int = 10,
 ) -> HoldemSession:
     """Whole random Hold'em hands as a table script, blinds 1/2: bets sent as the host
     sends them, community cards laid when the betting has turned them, hole cards laid at
@@ -30,7 +32,10 @@ def generate(
     plays Tock with the Tock rules core. `draw`: the first button is drawn for (H1: a card
     per seat, ties draw again) rather than given by the table line. `stacks`: one for every
     seat, or seat by seat (H1: `stacks=100,80,250`); `structure`: no-limit, pot-limit or
-    fixed-limit (H3; fixed-limit's big bet: 4)."""
+    fixed-limit (H3; fixed-limit's big bet: 4). `to_the_end`: the game is played until one
+    seat has every chip (a league result), `hands` at most, the blinds doubled every
+    `raise_every` hands (`send blinds`, between hands, as a club's blind clock does), so that
+    it ends."""
     from plateau.fw.games.holdem.betting import Hand, Refused, first_button, next_button
     from plateau.fw.games.holdem.hands import name
 
@@ -48,6 +53,7 @@ def generate(
     session = HoldemSession(script="")
     chips = dict(zip(names, start))
     button = None
+    small = 1  # the blinds: small/2*small (H2)
     if draw:
         lines.append("send draw")
         drawing, pack = list(names), rng.sample(deck, len(deck))
@@ -57,6 +63,11 @@ def generate(
             button, drawing = first_button(draws)
         lines.append("gather  # the draw's cards are taken back")
     while len(session.hands) < hands:
+        if to_the_end and session.hands and sum(1 for s in names if chips[s] > 0) < 2:
+            break  # one seat has every chip: the game's end
+        if to_the_end and session.hands and len(session.hands) % raise_every == 0:
+            small *= 2
+            lines.append(f"send blinds {small}/{2 * small}  # the blind clock's next level")
         if sum(1 for s in names if chips[s] > 0) < 2:
             lines.append(f"send new {table}")
             chips = dict(zip(names, start))
@@ -64,7 +75,7 @@ def generate(
             session.tables += 1
         if session.hands or button is None:
             button = "1" if button is None else next_button(names, chips, button)
-        hand = Hand(names, chips, button, structure, 1, 2)
+        hand = Hand(names, chips, button, structure, small, 2 * small)
         lines.append(f"# hand {len(session.hands) + 1}")
         lines.append("send hand")
         cards = rng.sample(deck, 5 + 2 * seats)

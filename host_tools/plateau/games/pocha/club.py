@@ -11,6 +11,14 @@ class Club(Fold):
         v = self.view
         if kind == "hello":
             v["rules"] = text(ev.get("rules"))
+            n = ev.get("players")
+            if (
+                isinstance(n, int)
+                and not isinstance(n, bool)
+                and 2 <= n <= 8
+                and not v.get("seats")
+            ):
+                v["seats"] = [str(i) for i in range(1, n + 1)]  # K2: seated in play order
         if kind == "snapshot":
             for key in ("taken", "bids", "totals"):
                 v[key] = amounts(ev.get(key))
@@ -45,8 +53,10 @@ class Club(Fold):
             if w:
                 taken = v.setdefault("taken", {})
                 taken[w] = taken.get(w, 0) + 1
-            v["last_trick"] = {"winner": w, "cards": texts(ev.get("cards"))}
+            played = [p for p in v.get("trick", []) if isinstance(p, dict)]
+            v["last_trick"] = {"winner": w, "cards": texts(ev.get("cards")), "played": played}
             v["trick"] = []
+            v["leader"] = w  # K7: the trick's winner leads the next
         elif kind == "hand_end":
             for key in ("bids", "taken", "totals"):
                 v[key] = amounts(ev.get(key))
@@ -76,3 +86,50 @@ class Club(Fold):
             self.table.finish({"ranking": groups, "score": v.get("totals", {})}, line)
         if v.get("totals"):
             v["seats"] = sorted(v["totals"], key=lambda s: (len(s), s))
+        v["to_play"] = _to_play(v)
+
+    def headline(self, name) -> str | None:
+        v = self.view
+        ranking = v.get("ranking")
+        if ranking:
+            return f"{name(ranking[0][0])} wins with {ranking[0][1]}"
+        if v.get("hand") is None:
+            return None
+        said = f"hand {v['hand']}, {v.get('cards', '?')} cards"
+        who, phase = v.get("to_play"), v.get("phase")
+        if who:
+            said += f": {name(who)} to {'bid' if phase == 'bids' else 'play'}"
+        totals = v.get("totals") or {}
+        if totals:
+            lead = max(totals, key=lambda s: totals[s])
+            said += f" ({name(lead)} leads, {totals[lead]})"
+        return said
+
+
+def _to_play(v: dict) -> str | None:
+    """Whose turn it is (K2, K5, K6: in seat order from the seat after the dealer, the
+    trick's leader first), or None (between hands, the turned card awaited)."""
+    seats = v.get("seats") or []
+    if not seats:
+        return None
+    phase = v.get("phase")
+    if phase == "bids":
+        bids = v.get("bids") or {}
+        start = v.get("dealer")
+    elif phase == "play":
+        trick = [p for p in v.get("trick") or [] if isinstance(p, dict)]
+        if len(trick) >= len(seats):
+            return None
+        if not trick:
+            return v.get("leader") if v.get("leader") in seats else None
+        start, bids = trick[-1].get("seat"), {}
+    else:
+        return None
+    if start not in seats:
+        return None
+    i = seats.index(start)
+    for k in range(1, len(seats) + 1):
+        seat = seats[(i + k) % len(seats)]
+        if seat not in bids:
+            return seat
+    return None

@@ -5,7 +5,9 @@ is checked against the rules; the first one that does not follow is reported wit
 Events come checked by `plateau.events` (their shape); what a position holds is checked here
 by the rules core. Where events are gone (a `gap`, or a `bad` event the host could not read)
 nothing after can be checked until the board's next snapshot: the checker says so
-(`unchecked`) and takes the game up again from that snapshot."""
+(`unchecked`) and takes the game up again from that snapshot. A game taken up from a position
+that is not a game's start (a snapshot of a game under way, a position set up on the board)
+is the board's word: `taken_up` says where, and the club rates no result that rests on it."""
 
 from __future__ import annotations
 
@@ -29,21 +31,28 @@ class TockChecker:
         self._new_boot = False
         self.sessions = 0
         self.unchecked: list[str] = []  # where events were gone, and what that cost
+        self.taken_up: str | None = None  # the game under way rests on the board's word
+        self._result: list[list[str]] | None = None  # the game the last event ended
 
-    def start(self, position: dict) -> None:
+    def start(self, position: dict, where: str = "a position set up on the board") -> None:
         try:
-            self._begin(Position.from_dict(position))
+            pos = Position.from_dict(position)
         except PositionError as e:
             raise Mismatch(f"the game's start position is impossible: {e}") from e
+        self._begin(pos)
+        fresh = Position.initial(pos.players, pos.rules, pos.overrides or None)
+        self.taken_up = None if pos.same_placement(fresh) else f"taken up from {where}"
 
     def _begin(self, pos: Position) -> None:
         self.pos = pos
         self.card = None
         self.last_move = None
         self.winner = None
+        self.taken_up = None
 
     def feed(self, ev: dict) -> None:
         """Applies one event; raises Mismatch when it does not follow."""
+        self._result = None
         try:
             self._feed(ev)
         except Illegal as e:  # the rules refuse what the event says happened
@@ -91,7 +100,7 @@ class TockChecker:
             # joining a game under way, or a new session of a log that holds several: take
             # the board's word (a board that reset and resumed says `resumed`, checked below)
             if self.pos is None or (self._new_boot and self._differs(ev["position"])):
-                self.start(ev["position"])
+                self.start(ev["position"], "the board's snapshot of a game under way")
                 self.sessions += 1
             self._new_boot = False
             return
@@ -133,8 +142,26 @@ class TockChecker:
         elif kind == "win":
             w = pos.winner()
             if w is None or pos._seat_name(w) != ev["seat"]:
-                raise Mismatch(f"{ev['seat']} is said to have won, but the rules say otherwise")
+                raise Mismatch(
+                    f"{ev['seat']} is said to have won, but the rules say otherwise: its home"
+                    " is not full (T19)"
+                )
             self.winner = ev["seat"]
+            self._result = self._places(w)
+
+    def _places(self, w: int) -> list[list[str]]:
+        """The winning seat first (with its partner, T6), then every other seat."""
+        pos = self.pos
+        assert pos is not None
+        names = [pos._seat_name(s) for s in pos.seats()]
+        first = [COLOURS[c] for c in pos.team_colours(w)] if pos.teams() else [pos._seat_name(w)]
+        rest = [n for n in names if n not in first]
+        return [first, rest] if rest else [first]
+
+    def result(self) -> list[list[str]] | None:
+        """The places of the game the last event ended (its `win`, checked), by the rules'
+        own position; None when it ended none."""
+        return self._result
 
     # as `plateau replay` asks of each game's checker (plateau/games/tock: replay())
 

@@ -71,6 +71,16 @@ class Club(Fold):
             rest = [s for s in seats if s not in first]
             self.table.finish({"ranking": [first, rest] if rest else [first]}, line)
 
+    def headline(self, name) -> str | None:
+        v = self.view
+        if v.get("winner"):
+            return f"Tock: {name(v['winner'])} won"
+        turn = (v.get("position") or {}).get("turn")
+        if not turn:
+            return None
+        said = f"Tock: {'anyone' if turn == 'any' else name(turn)} to play"
+        return f"{said}, {v['card']}" if v.get("card") else said
+
     def restore(self) -> None:
         pos = self.view.get("position")
         if isinstance(pos, dict):

@@ -159,4 +159,4 @@ def kill_place(n: int, verb: str | None, raw: str, seen: dict) -> tuple[list, st
 
 # --- the club's page: club.js's score and clock (club.py folds its view) ----------------------
 
-PAGE = {"draw": "goals"}
+PAGE = {"draw": "goals", "seats": {"A": "side A", "B": "side B"}}

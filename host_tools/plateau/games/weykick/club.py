@@ -60,3 +60,18 @@ class Club(Fold):
         elif kind == "game":
             v.update(over=False, golden_goal=False, last_goal=None, goals=[])
         v["running"] = not (v.get("paused") or v.get("over"))
+
+    def headline(self, name) -> str | None:
+        v = self.view
+        score, series = v.get("score") or {}, v.get("series") or {}
+        match = v.get("match") or 1
+        of = f" of {v['best_of']}" if v.get("best_of") else ""
+        said = f"{name('A')} {score.get('A', 0)} - {score.get('B', 0)} {name('B')}"
+        if v.get("over") and v.get("winner"):
+            said = f"{said}: {name(v['winner'])} won match {match}{of}"
+        else:
+            said = f"{said}, match {match}{of}"
+        if series and (series.get("A") or series.get("B") or v.get("series_over")):
+            said += f" (series {series.get('A', 0)} - {series.get('B', 0)}"
+            said += ", over)" if v.get("series_over") else ")"
+        return said
