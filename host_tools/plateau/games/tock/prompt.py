@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 
 from plateau.fw.games.cards import CardError
 from plateau.fw.games.tock.rules import (
@@ -22,12 +21,12 @@ from plateau.fw.games.tock.rules import (
 
 
 def load_position(path: str) -> Position:
+    """A position file (T4 JSON) read as every user's file is (commands.read_json: UTF-8,
+    bounded in size and nesting), then checked by the rules core."""
+    from plateau.commands import read_json
+
     try:
-        text = Path(path).read_text()
-    except OSError as e:
-        raise PositionError(f"cannot read {path}: {e.strerror}") from e
-    try:
-        return Position.parse(text)
+        return Position.from_dict(read_json(path))
     except PositionError as e:
         raise PositionError(f"{path}: {e}") from e
 
