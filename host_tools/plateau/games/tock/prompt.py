@@ -84,9 +84,18 @@ def cmd_hints(args: argparse.Namespace) -> int:
 def cmd_check(args: argparse.Namespace) -> int:
     pos = load_position(args.position)
     after = load_position(args.after)
+    card = Card(args.card)
     try:
-        m = pos.check(Card(args.card), after)
+        m = pos.check(card, after)
     except Illegal as e:
+        # T17: a card with no legal move is discarded, so nothing moved is its one right
+        # outcome (the board says `discard`; `moves` prints this placement as its `after`)
+        if pos.winner() is None and not pos.has_move(card):
+            if pos.same_placement(after):
+                print(f"legal: {card} has no legal move: discarded, nothing moves (T17)")
+                return 0
+            print(f"illegal: {card} has no legal move: it is discarded, nothing moves (T17)")
+            return 1
         print(f"illegal: {e.why}")
         return 1
     print(f"legal: {m.describe()}")
