@@ -53,11 +53,19 @@ BAUD = Bounded(int, 50, 10_000_000, "a speed in bits/s")
 SEED = whole(0, 2**63 - 1)
 
 
+def _named(text: str) -> None:
+    """An empty path names no file: Path("") is the current folder (`plateau replay ""`
+    said "is a folder")."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("an empty name: a file's name or path is wanted")
+
+
 def out_file(text: str) -> str:
     """An argparse `type` for a file an option writes: not a folder, in a folder that is
     there and may be written in (relative paths are from the current folder, as every path
     option's). Checked before the command runs: a chaos run wrote its totals into a missing
     folder after the whole run, in a traceback (adversarial tester's finding 24)."""
+    _named(text)
     path = Path(text)
     if path.is_dir():
         raise argparse.ArgumentTypeError(f"{text} is a folder; a file name is wanted")
@@ -83,6 +91,7 @@ def out_folder(text: str) -> str:
     """An argparse `type` for a folder an option writes into: made if missing, and taken as
     an absolute path (the simulator runs in a folder of its own: a relative one would point
     elsewhere there)."""
+    _named(text)
     path = Path(text)
     try:
         path.mkdir(parents=True, exist_ok=True)
@@ -92,7 +101,8 @@ def out_folder(text: str) -> str:
 
 
 def in_file(text: str) -> str:
-    """An argparse `type` for a file an option or argument reads: not a folder."""
+    """An argparse `type` for a file an option or argument reads: named, not a folder."""
+    _named(text)
     if Path(text).is_dir():
         raise argparse.ArgumentTypeError(f"{text} is a folder; a file is wanted")
     return text
@@ -141,6 +151,7 @@ def read_json(path: str, limit: int = OPTION_FILE_MAX) -> Any:
 def text_file(text: str) -> str:
     """An argparse `type` for a small text file an option reads whole (a token, a password,
     blind levels): read_text's checks, made when the options are read."""
+    _named(text)
     try:
         read_text(text)
     except UsageError as e:
