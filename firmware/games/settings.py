@@ -10,7 +10,8 @@
 #   ("int", lo, hi)           a whole number lo..hi (true/false are not numbers)
 #   ("choice", (a, b, ...))   one of these values
 #   ("text", n)               a string of at most n characters
-#   ("pair", lo, hi)          "small/big": two whole numbers lo..hi, small <= big (blinds)
+#   ("pair", lo, hi)          "small/big": two whole numbers lo..hi (blinds; how the two
+#                             relate is the game's rule, its agree(): Hold'em's H2)
 #   ("each", lo, hi, setting) one whole number lo..hi for every seat (100), or one per seat
 #                             of that setting's count: "100,80,250" or [100, 80, 250]
 #                             (Hold'em's stacks); a list comes back as a list of ints
@@ -114,10 +115,10 @@ def value(name, kind, v, known=None):
         lo, hi = kind[1], kind[2]
         if len(parts) == 2 and all(digits(p) and len(p) < 12 for p in parts):
             a, b = int(parts[0]), int(parts[1])
-            if lo <= a <= b <= hi:
+            if lo <= a <= hi and lo <= b <= hi:
                 return "%d/%d" % (a, b)
         raise SettingsError(
-            "%s must be small/big, whole numbers from %d to %d with small <= big (1/2), not %s"
+            "%s must be small/big, two whole numbers from %d to %d (1/2), not %s"
             % (name, lo, hi, _show(v))
         )
     if k == "each":

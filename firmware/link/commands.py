@@ -11,13 +11,12 @@ from games.settings import SettingsError, arguments, check
 from link.link import BAD_ID, good_id
 
 # word -> its arguments, in the order the words take them: (name, kind, default). `new`'s
-# arguments are the game's settings; `hello` is the link's own (link/link.py).
+# arguments are the game's settings; `hello` is the link's own (link/link.py). The words
+# only some games take (Weykick's pause and resume) are in those games' COMMANDS.
 TABLE = {
     "new": (),
     "undo": (),
     "snapshot": (),
-    "pause": (),
-    "resume": (),
     "selftest": (),
     "repl": (),
     "config": (

@@ -5,7 +5,7 @@
 #   MICROPYPATH=build/mpy micropython -X heapsize=64k -m sim.run SCRIPT [--realtime]
 #       [--speed K] [--wait-host [--live-wait]] [--linger] [--boot HEX] [--journal FILE]
 #       [--ring BYTES] [--flash-ms MS]
-#       [--state DIR] [--world FILE] [--ticks-start MS]
+#       [--state DIR] [--world FILE] [--ticks-start MS]   (options before or after SCRIPT)
 #   (run from firmware/; `plateau sim`, `plateau chaos` and `plateau resets` do all this;
 #   --state is the simulated flash, --world the physical table kept across kill -9:
 #   sim/world.py; --ticks-start: what the board's tick counter reads at the start, -5000 for
@@ -401,18 +401,49 @@ def slow_flash(ms):
     store.os = SlowOs()  # type: ignore
 
 
+# the options that take a value: what follows one is its value, never the script
+_VALUED = (
+    "--boot",
+    "--hardware",
+    "--state",
+    "--speed",
+    "--ticks-start",
+    "--ring",
+    "--journal",
+    "--world",
+    "--flash-ms",
+)
+
+
 def option(argv, name, default=None):
-    return argv[argv.index(name) + 1] if name in argv else default
+    if name not in argv:
+        return default
+    i = argv.index(name) + 1
+    if i >= len(argv):
+        raise ValueError("%s needs a value" % name)
+    return argv[i]
+
+
+def script_of(argv):
+    """The script: the argument that is neither an option nor an option's value, wherever it
+    comes (`sim.run --ticks-start -5000 game.table` as well as `sim.run game.table ...`)."""
+    i = 1
+    while i < len(argv):
+        if not argv[i].startswith("--"):
+            return argv[i]
+        i += 2 if argv[i] in _VALUED else 1
+    return None
 
 
 def main(argv):
-    if len(argv) < 2:
+    path = script_of(argv)
+    if path is None:
         sys.stderr.write(
             "usage: sim.run SCRIPT [--hardware DIR] [--realtime | --speed K]"
-            " [--wait-host [--live-wait]] [--boot HEX] [--journal FILE] [--ring BYTES]\n"
+            " [--wait-host [--live-wait]] [--boot HEX] [--journal FILE] [--ring BYTES]"
+            " [--ticks-start MS] (options before or after SCRIPT)\n"
         )
         return 2
-    path = argv[1]
     try:
         with open(path) as f:  # the whole script is checked before anything runs
             settings = read(f, None, path.rsplit("/", 1)[0] if "/" in path else ".")
@@ -422,11 +453,15 @@ def main(argv):
     except ScriptError as e:
         sys.stderr.write("sim: %s: %s\n" % (path, e))
         return 2
+    try:
+        start = int(option(argv, "--ticks-start", 0))
+    except ValueError as e:
+        sys.stderr.write("sim: --ticks-start: a whole number of ms expected (%s)\n" % e)
+        return 2
     boot = option(argv, "--boot", "%08x" % int.from_bytes(__import__("os").urandom(4), "big"))
     hw_dir = option(argv, "--hardware", "../../hardware")
     state = option(argv, "--state")
     speed = option(argv, "--speed")
-    start = int(option(argv, "--ticks-start", 0))
     clock = VirtualClock("--realtime" in argv, start)
     if speed:
         from sim.journal import PacedClock

@@ -47,19 +47,61 @@ def _ms(line, word, top=MAX_MS):
     return int(word)
 
 
+_POSITION_MAX = const(4096)  # bytes in a position file: a T4 position is a few hundred
+_POSITION_DEPTH = const(4)  # lists and objects inside each other: a position needs 3
+
+
+def _nesting(text):
+    """The deepest nesting of lists and objects in JSON text, without parsing it (brackets in
+    strings do not count): refused before json sees it, whose CPython reader recurses."""
+    deepest = level = 0
+    quoted = escaped = False
+    for c in text:
+        if quoted:
+            if escaped:
+                escaped = False
+            elif c == "\\":
+                escaped = True
+            elif c == '"':
+                quoted = False
+        elif c == '"':
+            quoted = True
+        elif c == "[" or c == "{":
+            level += 1
+            if level > deepest:
+                deepest = level
+        elif c == "]" or c == "}":
+            level -= 1
+    return deepest
+
+
 def load_position(line, name, base):
     """The Tock position of a `position FILE` line (FILE relative to the script's folder
-    `base`), checked by the rules core (T4); ScriptError names the line."""
+    `base`), checked by the rules core (T4); ScriptError names the line. The file is a
+    user's: bounded in size, UTF-8 and shallow before JSON reads it."""
     import json
 
     from games.tock.rules import Position, PositionError
 
     path = name if name.startswith("/") else base + "/" + name
     try:
-        with open(path) as f:
-            return Position.from_dict(json.load(f))
-    except OSError:
-        raise ScriptError(line, "position %s: no such file (beside the script)" % name)
+        with open(path, "rb") as f:
+            data = f.read(_POSITION_MAX + 1)
+    except OSError as e:
+        why = "a folder, not a file" if e.args and e.args[0] == 21 else "no such file"
+        raise ScriptError(line, "position %s: %s (beside the script)" % (name, why))
+    if len(data) > _POSITION_MAX:
+        raise ScriptError(line, "position %s: longer than %d bytes" % (name, _POSITION_MAX))
+    try:
+        text = data.decode("utf-8")
+    except UnicodeError:
+        raise ScriptError(line, "position %s: not UTF-8 text" % name)
+    if text.startswith("\ufeff"):
+        text = text[1:]  # a byte-order mark (some editors write one) is not text
+    if _nesting(text) > _POSITION_DEPTH:
+        raise ScriptError(line, "position %s: nested deeper than a position (T4)" % name)
+    try:
+        return Position.from_dict(json.loads(text))
     except (ValueError, PositionError) as e:
         raise ScriptError(line, "position %s: %s" % (name, e))
 

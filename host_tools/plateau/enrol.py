@@ -21,6 +21,7 @@ SPANISH = {
     40: [f"es:{r}{s}" for s in "OCEB" for r in (1, 2, 3, 4, 5, 6, 7, 10, 11, 12)],
     48: [f"es:{r}{s}" for s in "OCEB" for r in range(1, 13)],
 }
+TAGS_FILE_MAX = 1 << 20  # a tag map: about 40 bytes a card, room for thousands of decks
 DECKS = {
     "french": [*FRENCH, "X", "X"],  # 52 and the two jokers of toc-fr (T18)
     "spanish40": SPANISH[40],
@@ -32,10 +33,10 @@ def enrol(port: str, cards: list[str], write: str | None, baud: int, timeout: fl
     """Asks for each card in turn; returns (tags {uid: card}, problems)."""
     tags: dict[str, str] = {}
     if write and Path(write).exists():
-        try:
-            tags = dict(json.loads(Path(write).read_text())["tags"])
-        except OSError as e:  # a folder, a file it may not read
-            raise UsageError(f"cannot read {write}: {e.strerror}") from None
+        from plateau.commands import read_json
+
+        try:  # read as every user's file is: UTF-8, bounded in size and nesting
+            tags = dict(read_json(write, TAGS_FILE_MAX)["tags"])
         except (ValueError, KeyError, TypeError) as e:
             raise UsageError(f"{write} is not a tag map: {e}") from None
     if write and not Path(write).resolve().parent.is_dir():  # found out now, not after a tag

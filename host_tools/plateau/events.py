@@ -205,6 +205,22 @@ def parse(data: bytes) -> tuple[dict | None, str | None]:
     return (None, why) if why else (ev, None)
 
 
+def plain_json(data: bytes) -> Any:
+    """A user's JSON file (a Tock position, a tag map) as plain bounded JSON: UTF-8, no NaN
+    or Infinity, at most MAX_DEPTH lists and objects deep (checked before JSON sees it, so
+    100,000 nested brackets are a refusal, not a RecursionError). ValueError says why."""
+    try:
+        text = data.decode("utf-8-sig")  # a byte-order mark (some editors write one) is not text
+    except UnicodeDecodeError as e:
+        raise ValueError(f"not UTF-8 text (byte {e.start})") from None
+    if too_deep(data):
+        raise ValueError(f"nested deeper than {MAX_DEPTH} lists and objects")
+    try:
+        return _decode(text)
+    except ValueError as e:
+        raise ValueError(f"not JSON: {e}") from None
+
+
 def numbered_head(data: bytes) -> tuple[str, int] | None:
     """(boot, seq) from the head of a frame the board numbered, even when the rest of it is
     not a good event; None when it does not start like one."""

@@ -100,7 +100,7 @@ class Served:
         os.close(self.master)
 
 
-def serve(script: str | None, say=print, **firmware) -> int:
+def serve(script: str | None, say=print, ticks_start: int | None = None, **firmware) -> int:
     """Serves until Ctrl-C or SIGTERM, or until the firmware ends (a `repl` command ends the
     simulated table, and it says so); 0, or 1 if the firmware failed."""
     import signal
@@ -114,6 +114,8 @@ def serve(script: str | None, say=print, **firmware) -> int:
         # a script waits for the first tool that says hello (plateau log, calibrate), so that
         # it plays to someone; an idle table just runs
         wait = ["--wait-host", "--live-wait"] if script else []
+        if ticks_start is not None:  # the board's tick counter's start (plateau sim --help)
+            wait += ["--ticks-start", str(ticks_start)]
         fw = Firmware(served_script(script, work), "--realtime", *wait, **firmware)
         served = Served(fw)
         what = (

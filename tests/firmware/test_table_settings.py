@@ -22,12 +22,14 @@ def test_defaults_fill_what_is_not_given():
 def test_absurd_values_are_refused_by_their_range():
     assert "from 2 to 10" in refused("holdem", seats=1000000000)  # H1
     assert "from 1 to" in refused("holdem", stacks=-100)
-    assert "small <= big" in refused("holdem", blinds="0/0")  # H2
-    assert "small <= big" in refused("holdem", blinds="2/1")
+    assert "two whole numbers from 1 to" in refused("holdem", blinds="0/0")  # H2
+    assert "two whole numbers from 1 to" in refused("holdem", blinds="1/100000000000")
 
 
 def test_H2_the_big_blind_is_twice_the_small():
-    for bad, fix in (("1/1", "1/2"), ("1/3", "1/2"), ("2/5", "2/4"), ("5/100", "5/10")):
+    # a big below the small too: the rule said is H2's (it said "small <= big" for 2/1)
+    pairs = (("1/1", "1/2"), ("1/3", "1/2"), ("2/5", "2/4"), ("5/100", "5/10"), ("2/1", "2/4"))
+    for bad, fix in pairs + (("10/3", "10/20"),):
         why = refused("holdem", blinds=bad)
         assert "twice the small (H2): %s, not %s" % (fix, bad) in why, why
     assert check("holdem", {"blinds": "25/50"})["blinds"] == "25/50"

@@ -20,7 +20,8 @@ SETTINGS = (
     ("side-b", ("text", 40), None),
 )
 
-COMMANDS = {}  # type: dict[str, tuple]  # Weykick's words are the table's own (new, undo, pause, resume)
+# its own words: the match clock stopped and started again (the table's new and undo too)
+COMMANDS = {"pause": (), "resume": ()}
 
 # Private consts: inlined, or constants in flash on a board, not names on the heap.
 _TIMED_ONLY = const((("halves", 1), ("break", 0), ("golden-goal", "off")))

@@ -10,8 +10,9 @@ import argparse
 import math
 import os
 from pathlib import Path
+from typing import Any
 
-from plateau.errors import PlateauError
+from plateau.errors import PlateauError, UsageError
 
 
 class Bounded:
@@ -52,11 +53,19 @@ BAUD = Bounded(int, 50, 10_000_000, "a speed in bits/s")
 SEED = whole(0, 2**63 - 1)
 
 
+def _named(text: str) -> None:
+    """An empty path names no file: Path("") is the current folder (`plateau replay ""`
+    said "is a folder")."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("an empty name: a file's name or path is wanted")
+
+
 def out_file(text: str) -> str:
     """An argparse `type` for a file an option writes: not a folder, in a folder that is
     there and may be written in (relative paths are from the current folder, as every path
     option's). Checked before the command runs: a chaos run wrote its totals into a missing
     folder after the whole run, in a traceback (adversarial tester's finding 24)."""
+    _named(text)
     path = Path(text)
     if path.is_dir():
         raise argparse.ArgumentTypeError(f"{text} is a folder; a file name is wanted")
@@ -82,6 +91,7 @@ def out_folder(text: str) -> str:
     """An argparse `type` for a folder an option writes into: made if missing, and taken as
     an absolute path (the simulator runs in a folder of its own: a relative one would point
     elsewhere there)."""
+    _named(text)
     path = Path(text)
     try:
         path.mkdir(parents=True, exist_ok=True)
@@ -91,32 +101,61 @@ def out_folder(text: str) -> str:
 
 
 def in_file(text: str) -> str:
-    """An argparse `type` for a file an option or argument reads: not a folder."""
+    """An argparse `type` for a file an option or argument reads: named, not a folder."""
+    _named(text)
     if Path(text).is_dir():
         raise argparse.ArgumentTypeError(f"{text} is a folder; a file is wanted")
     return text
 
 
-OPTION_FILE_MAX = 1 << 16  # a token, a password, blind levels: a few lines
+OPTION_FILE_MAX = 1 << 16  # a token, a password, blind levels, a position: a few lines
+
+
+def read_file(path: str, limit: int = OPTION_FILE_MAX) -> bytes:
+    """The one way the host tools read a small file a user names (an option's file, a Tock
+    position, a tag map): there, not a folder, at most `limit` bytes (not a device that never
+    ends); UsageError naming the file otherwise."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read(limit + 1)
+    except IsADirectoryError:
+        raise UsageError(f"{path} is a folder; a file is wanted") from None
+    except OSError as e:
+        raise UsageError(f"cannot read {path}: {e.strerror or e}") from None
+    if len(data) > limit:
+        raise UsageError(f"{path}: longer than {limit} bytes")
+    return data
+
+
+def read_text(path: str, limit: int = OPTION_FILE_MAX) -> str:
+    """A small file a user names, as UTF-8 text (read_file's checks, then the encoding)."""
+    data = read_file(path, limit)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise UsageError(f"{path}: not UTF-8 text (byte {e.start})") from None
+
+
+def read_json(path: str, limit: int = OPTION_FILE_MAX) -> Any:
+    """A small JSON file a user names: read_file's checks, then plain bounded JSON
+    (plateau.events.plain_json: UTF-8, no NaN, not nested absurdly deep)."""
+    from plateau.events import plain_json
+
+    data = read_file(path, limit)
+    try:
+        return plain_json(data)
+    except ValueError as e:
+        raise UsageError(f"{path}: {e}") from None
 
 
 def text_file(text: str) -> str:
     """An argparse `type` for a small text file an option reads whole (a token, a password,
-    blind levels): there, not a folder, UTF-8, at most OPTION_FILE_MAX bytes (not a device
-    that never ends)."""
+    blind levels): read_text's checks, made when the options are read."""
+    _named(text)
     try:
-        with open(text, "rb") as f:
-            data = f.read(OPTION_FILE_MAX + 1)
-    except IsADirectoryError:
-        raise argparse.ArgumentTypeError(f"{text} is a folder; a file is wanted") from None
-    except OSError as e:
-        raise argparse.ArgumentTypeError(f"{text}: {e.strerror or e}") from None
-    if len(data) > OPTION_FILE_MAX:
-        raise argparse.ArgumentTypeError(f"{text}: longer than {OPTION_FILE_MAX} bytes")
-    try:
-        data.decode("utf-8")
-    except UnicodeDecodeError as e:
-        raise argparse.ArgumentTypeError(f"{text}: not UTF-8 text (byte {e.start})") from None
+        read_text(text)
+    except UsageError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
     return text
 
 

@@ -34,7 +34,10 @@ def add_gen(sub, common) -> None:
         help=f"the game: {', '.join(made)} (default {made[0] if made else 'none'})",
     )
     players = [f"{n}: {games.find(n).PLAYERS}" for n in made if games.find(n).PLAYERS]
-    g.add_argument(
+    # every option that is not common belongs to the games that declare it: --players to
+    # those with a PLAYERS, the others to the game whose gen_options adds them
+    owners: dict[str, list[str]] = {"players": [n for n in made if games.find(n).PLAYERS]}
+    owned = g.add_argument(
         "--players",
         type=whole(1, 100),
         default=None,
@@ -48,11 +51,31 @@ def add_gen(sub, common) -> None:
         help=f"ms between hand actions ({MIN_PACE} at least, but for a timed script's game)",
     )
     g.add_argument("-o", "--output", type=out_file, help="file to write (default: stdout)")
+    noted = [owned]
     for name in made:  # each game's own options, in a group of its own
         options = games.find(name).gen_options
         if options:
-            options(g.add_argument_group(f"{name} (--game {name})"))
-    g.set_defaults(func=cmd_gen)
+            group = g.add_argument_group(f"{name} (--game {name})")
+            options(group)
+            for action in group._group_actions:
+                owners.setdefault(action.dest, []).append(name)
+                noted.append(action)
+    for action in noted:
+        _note_given(action)
+    g.set_defaults(func=cmd_gen, owners=owners)
+
+
+def _note_given(action: argparse.Action) -> None:
+    """Makes the option record, when it is given on the command line, its name in the
+    namespace's `given` (a default, even a true one, is not given; a value equal to the
+    default is)."""
+    kind = type(action)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        namespace.given = getattr(namespace, "given", set()) | {self.dest}
+        kind.__call__(self, parser, namespace, values, option_string)
+
+    action.__class__ = type("Noted" + kind.__name__, (kind,), {"__call__": __call__})
 
 
 def _made() -> list[str]:
@@ -73,13 +96,10 @@ def cmd_gen(args: argparse.Namespace) -> int:
     if args.game not in made:
         raise UsageError(f"--game {args.game}: one of {', '.join(made)}")
     host = games.find(args.game)
-    # the options only some generators read (each game's GEN), given to a game that has no
-    # use for them (they have no default, or a false one: given means given)
-    owned = dict.fromkeys(o for n in made for o in games.find(n).GEN if o != "timed")
-    for opt in owned:
-        if getattr(args, opt, None) and opt not in host.GEN:
-            owners = "/".join(g for g in made if opt in games.find(g).GEN)
-            raise UsageError(f"--{opt} is {owners}'s; {args.game} has none")
+    for dest in sorted(getattr(args, "given", ())):  # an option of another game: refused
+        if args.game not in args.owners[dest]:
+            owners = "/".join(args.owners[dest])
+            raise UsageError(f"--{dest.replace('_', '-')} is {owners}'s; {args.game} has none")
     if args.pace < MIN_PACE and "timed" not in host.GEN:
         raise UsageError(
             f"--pace {args.pace}: at least {MIN_PACE} ms for {args.game}: a card or a pawn must"

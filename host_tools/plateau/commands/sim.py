@@ -56,9 +56,45 @@ def add_sim(sub, common) -> None:
     s.add_argument(
         "--heap",
         metavar="N",
-        help="its heap (-X heapsize), e.g. 111936: a plain ESP32's (default: 256k)",
+        type=heap_size,
+        help="its heap (-X heapsize) in bytes, k or m, from "
+        f"{HEAP_MIN // 1024}k to {HEAP_MAX >> 20}m, e.g. 111936: a plain ESP32's "
+        "(default: 256k)",
+    )
+    s.add_argument(
+        "--ticks-start",
+        metavar="N",
+        type=TICKS,
+        default=None,
+        help="what the board's tick counter (time.ticks_ms) reads when the table starts, "
+        f"from {-TICKS_TOP - 1} to {TICKS_TOP} (default 0, just powered up); it wraps at "
+        f"{TICKS_TOP} as an ESP32's does, so -5000 plays the game across the wrap 5 s in, "
+        "as on a board up 12.4 days",
     )
     s.set_defaults(func=cmd_sim)
+
+
+# The heap a simulated table may be given: below HEAP_MIN no table starts, even on the
+# 32-bit build with the firmware frozen in (measured: `table weykick` starts in 64k there,
+# `table tock` needs 72k, nothing starts in 56k; the 64-bit build needs more), and a heap the
+# unix port cannot allocate crashes it (-X heapsize=99999999999: a segfault, exit -11; 1024m
+# runs on both builds). A game that outgrows a heap in range is told so (play).
+HEAP_MIN = 64 * 1024
+HEAP_MAX = 1 << 30
+TICKS_TOP = (1 << 30) - 1  # an ESP32's time.ticks_ms() reads 0 .. 2**30 - 1 (firmware/clock.py)
+TICKS = Bounded(int, -TICKS_TOP - 1, TICKS_TOP, "a tick count")
+
+
+def heap_size(text: str) -> int:
+    """An argparse `type` for --heap: bytes, or k or m of them, in HEAP_MIN .. HEAP_MAX."""
+    m = re.fullmatch(r"([1-9][0-9]{0,12})([kKmM]?)", text)
+    size = int(m.group(1)) << {"": 0, "k": 10, "m": 20}[m.group(2).lower()] if m else 0
+    if not HEAP_MIN <= size <= HEAP_MAX:
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: bytes, k or m, from {HEAP_MIN // 1024}k to {HEAP_MAX >> 20}m "
+            "(111936 is a plain ESP32's)"
+        )
+    return size
 
 
 def add_demo(sub, common) -> None:
@@ -123,7 +159,8 @@ def play(
     draw: str = "ring",
     heartbeats: bool = False,
     micropython: str | None = None,
-    heap: str | None = None,
+    heap: str | int | None = None,
+    ticks_start: int | None = None,
 ) -> int:
     """Plays a checked script through the firmware and shows (and logs) its events."""
     from plateau.logger import LogError, Logger
@@ -135,7 +172,10 @@ def play(
     except (LogError, OSError, sqlite3.Error) as e:
         raise PlateauError(str(e)) from None
     fw_args = ["--wait-host"] + (["--realtime"] if realtime else [])
+    if ticks_start is not None:
+        fw_args += ["--ticks-start", str(ticks_start)]
     count = 0
+    played = greeted = False  # sim_end: the script was played to its end; the table's hello
     try:
         fw = Firmware(script, *fw_args, interpreter=micropython, heap=heap)
     except BaseException:
@@ -148,8 +188,10 @@ def play(
             if ev["type"] == "sim_end":
                 if link.rx.behind():
                     continue  # events still to come: the simulator says sim_end again
+                played = True
                 link.send({"cmd": "bye"})
                 break
+            greeted = greeted or ev["type"] == "hello"
             if "seq" in ev:
                 count += 1  # the table's numbered events (link messages are not counted)
             if logger and logged:
@@ -169,9 +211,22 @@ def play(
             logger.close()
         code = fw.wait()
         err = fw.stderr()
+    what = micropython or "micropython"
     if code:
-        what = micropython or "micropython"
-        sys.stderr.write(err or f"plateau sim: {what} exited with {code} and said nothing\n")
+        if "MemoryError" in err:  # its traceback, then what it means
+            sys.stderr.write(
+                f"{err}plateau sim: the firmware ran out of its heap "
+                f"({heap or 'the default'} bytes): give it more with --heap\n"
+            )
+        else:
+            sys.stderr.write(err or f"plateau sim: {what} exited with {code} and said nothing\n")
+        return 1
+    if not played:  # it ended cleanly, but not by playing the script: not a good run
+        said = "the table never said hello" if not greeted else "it stopped before the end"
+        sys.stderr.write(
+            f"{err}plateau sim: {what} exited without playing {script} to its end ({said}, "
+            f"{count} numbered events): is it a MicroPython that runs the firmware?\n"
+        )
         return 1
     if not as_json:
         print(f"-- {count} numbered events, firmware exited cleanly", file=sys.stderr)
@@ -188,13 +243,15 @@ def cmd_sim(args: argparse.Namespace) -> int:
     mp = args.micropython
     if mp and not (Path(mp).is_file() and os.access(mp, os.X_OK)):
         raise UsageError(f"{mp} is not a MicroPython this machine can run")
-    if args.heap and not re.fullmatch(r"[1-9][0-9]*[kKmM]?", args.heap):
-        raise UsageError(f"--heap {args.heap}: bytes, e.g. 111936 or 256k")
     if args.serve:
         from plateau.serve import serve
 
         return serve(
-            args.script, say=lambda m: print(m, flush=True), interpreter=mp, heap=args.heap
+            args.script,
+            say=lambda m: print(m, flush=True),
+            ticks_start=args.ticks_start,
+            interpreter=mp,
+            heap=args.heap,
         )
     return play(
         args.script,
@@ -206,6 +263,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
         heartbeats=args.heartbeats,
         micropython=mp,
         heap=args.heap,
+        ticks_start=args.ticks_start,
     )
 
 

@@ -54,9 +54,9 @@ PLAIN = SimpleNamespace(
     # chaos and reset harnesses play it, `plateau gen --game NAME --seed S` writes it
     script=None,
     # `plateau gen` reading the command's options (args, and the settings checker):
-    # (script, summary); its own options added by gen_options(group); PLAYERS what
-    # --players means for it; GEN: the options only some generators read that this one
-    # does ("timed": its script is timed to the ms, any --pace)
+    # (script, summary); its own options added by gen_options(group) (another game's are
+    # refused); PLAYERS what --players means for it (none: --players is refused); GEN:
+    # ("timed",) when its script is timed to the ms (any --pace)
     gen=None,
     gen_options=None,
     PLAYERS=None,

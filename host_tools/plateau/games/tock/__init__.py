@@ -80,7 +80,6 @@ def replay():
 
 # --- its generator ----------------------------------------------------------------------------
 
-GEN = ("rules",)  # the options of `plateau gen` only some generators read: this one's
 PLAYERS = "2-4 (4)"  # what `plateau gen --players` means for it
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 
 from plateau.fw.games.cards import CardError
 from plateau.fw.games.tock.rules import (
@@ -22,12 +21,12 @@ from plateau.fw.games.tock.rules import (
 
 
 def load_position(path: str) -> Position:
+    """A position file (T4 JSON) read as every user's file is (commands.read_json: UTF-8,
+    bounded in size and nesting), then checked by the rules core."""
+    from plateau.commands import read_json
+
     try:
-        text = Path(path).read_text()
-    except OSError as e:
-        raise PositionError(f"cannot read {path}: {e.strerror}") from e
-    try:
-        return Position.parse(text)
+        return Position.from_dict(read_json(path))
     except PositionError as e:
         raise PositionError(f"{path}: {e}") from e
 
@@ -85,9 +84,18 @@ def cmd_hints(args: argparse.Namespace) -> int:
 def cmd_check(args: argparse.Namespace) -> int:
     pos = load_position(args.position)
     after = load_position(args.after)
+    card = Card(args.card)
     try:
-        m = pos.check(Card(args.card), after)
+        m = pos.check(card, after)
     except Illegal as e:
+        # T17: a card with no legal move is discarded, so nothing moved is its one right
+        # outcome (the board says `discard`; `moves` prints this placement as its `after`)
+        if pos.winner() is None and not pos.has_move(card):
+            if pos.same_placement(after):
+                print(f"legal: {card} has no legal move: discarded, nothing moves (T17)")
+                return 0
+            print(f"illegal: {card} has no legal move: it is discarded, nothing moves (T17)")
+            return 1
         print(f"illegal: {e.why}")
         return 1
     print(f"legal: {m.describe()}")

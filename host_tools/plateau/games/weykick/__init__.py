@@ -98,9 +98,8 @@ def replay():
 
 # --- its generator ----------------------------------------------------------------------------
 
-# the options of `plateau gen` only some generators read: this one's; "timed": its script is
-# timed to the ms (goals and their re-arm), so any --pace
-GEN = ("mess", "timed")
+# its script is timed to the ms (goals and their re-arm), so any --pace
+GEN = ("timed",)
 
 
 def gen_options(group) -> None:
