@@ -55,6 +55,7 @@ class CardReads:
         self.reread_ms = reread_ms
         self._last_uid = None
         self._last_at = 0
+        self.reads = 0  # cards and tags read and told (a person laying one sees it taken)
         self._searched_at = None
         self._field = 0  # the reader's power_ups when last looked at
         self.stocktaking = False  # reading what lies in the field after it came on
@@ -211,6 +212,7 @@ class CardReads:
             return None
         self._last_uid = h
         self._last_at = now
+        self.reads += 1
         self._remember(uid)
         if self.enrol_as is not None:
             return "enrol", self.enrol_as, h

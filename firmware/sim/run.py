@@ -36,6 +36,10 @@ _BOOT_MS = const(50)  # scanning before the script's first action
 # hands act again: a real board's boot takes longer than that.
 _RESTART_MS = const(300)
 _PACE_MS = const(150)  # a brisk human: one hand action every 150 ms
+# A card laid on the spot is moved off once the table has read it (a player waits for its
+# confirmation); one the reader never reads (no reader, a tag it cannot power) is moved off
+# after this long, as a player who gave up waiting.
+_CONFIRM_MS = const(1000)
 END_MS = 2000  # after the last action the table runs on this long (settling, heartbeats)
 # Real time to wait for the host's hello, and for its bye at the end. Only a host that never
 # comes waits this long: a loaded machine can take seconds to start one.
@@ -269,12 +273,13 @@ class Sim:
                 self.deck_of = game
                 self.spanish = declaration(self.table.about()["game"]).DECK == "spanish"
             try:
-                physical.lay_card(("es:" if self.spanish else "") + args[0])
+                uid, laid = physical.lay_card(("es:" if self.spanish else "") + args[0])
             except ValueError as e:
                 playing = self.table.about().get("game")
                 raise ScriptError(line, "%s (the table plays %s)" % (e, playing))
+            self.confirmed(line, uid, laid)
         elif verb == "tag":
-            physical.lay_tag(args[0])
+            self.confirmed(line, args[0], physical.lay_tag(args[0]))
         elif verb == "button":
             physical.press(args[0])
         elif verb in ("ball", "clear"):
@@ -292,6 +297,34 @@ class Sim:
             raise ScriptError(line, "%r is not simulated yet" % verb)
         self.done(line)
         self.advance(self.pace)
+
+    def confirmed(self, line, uid, laid=True):
+        """A card (or tag) laid on the spot: read by the table, then moved off it, as a
+        player does (docs/scripts.md, `card`). Kept as it lies first: a kill from here
+        finds it lying there on restart, where the board read it as it came up, and this
+        line moves it off (`laid` False). On a table `piled` (the old way: every card left
+        on the last) it stays."""
+        if self.physical.piled:
+            return
+        if not laid:
+            self.physical.take_off(uid)
+            return
+        self.done(line - 1)
+        end = self.clock.now + _CONFIRM_MS
+        physical = self.physical
+        before = self.reads()
+        while self.clock.now < end and self.table.running and self.reads() == before:
+            physical.tick()
+            self.table.step()
+            self.clock.sleep_ms(SCAN_MS)
+        physical.take_off(uid)
+
+    def reads(self):
+        """The reads the table has taken (what its confirmation shows a player, the card
+        spot's light and tone where a table has them: a read done, its events on flash).
+        The player moves a card off once its read is taken."""
+        cards = self.table.sense.cards if self.table.sense else None
+        return cards.reads if cards else 0
 
     def send(self, line, words):
         """A host command, put on the wire as the host would (frame, CRC, decoder)."""
@@ -366,15 +399,18 @@ class Capture:
         return out
 
 
-def play(path, hw_dir, boot="00000000", state=None, start=0):
+def play(path, hw_dir, boot="00000000", state=None, start=0, piled=False):
     """Plays a script file through the firmware in this process; returns the events.
-    `start`: the board's tick counter at the start (clock.VirtualClock)."""
+    `start`: the board's tick counter at the start (clock.VirtualClock); `piled`: every card
+    left on the last, on the reader (the table before its card spot: PhysicalTable.piled)."""
     with open(path) as f:
         settings = read(f)
     t = Capture()
     # the module's ring, as a board has one (a boot clears it): a second 16 KB one would not
     # fit beside the simulator at an ESP32's heap
-    Sim(settings, path, VirtualClock(start=start), t, boot, hw_dir, None, state).run()
+    sim = Sim(settings, path, VirtualClock(start=start), t, boot, hw_dir, None, state)
+    sim.physical.piled = piled
+    sim.run()
     return t.events()
 
 

@@ -136,9 +136,9 @@ def test_goal_inputs_pull_ups_per_board(tmp_path):
         assert f"pin {gpio} 1 -1" in log  # input, the board's own resistors
 
 
-def test_cards_lying_on_the_reader_at_power_up_are_the_pile(tmp_path):
+def test_a_card_lying_on_the_card_spot_at_power_up_is_read(tmp_path):
     tags = json.loads((HARDWARE / "tags.json").read_text())["tags"]
-    uids = list(tags)[:5]
+    uids = list(tags)[:1]  # at most one lies on the spot (two aligned would not answer)
     d = board(tmp_path, tags=uids, feeds=400)
     text, events, log = power_up(d)
     (pile,) = [e for e in events if e["type"] == "pile"]

@@ -5,7 +5,7 @@
 from micropython import const
 
 from sim.chips import Pin, Rng
-from sim.chips.ntag213 import ACTIVE, HALT, IDLE, READY, REQA, WUPA, Tag, crc_a
+from sim.chips.ntag213 import ACTIVE, HALT, IDLE, READY, REQA, WUPA, Tag, coupled, crc_a
 
 # registers [MFRC522 9.2]
 _COMMAND = const(0x01)
@@ -224,29 +224,54 @@ class MFRC522Chip:
     def _set_field(self):
         on = self._powered and not self.regs[_COMMAND] & 0x10 and self.regs[_TX_CONTROL] & 0x03
         if on and not self._field:
-            for t in self.tags:
-                t.power(True)
             self._field = True
+            for t in self.tags:
+                t.power(False)
+            self._couple()
         elif not on:
             self._field_off()
 
+    def _couple(self):
+        """Powers the tags the field can power: a tag lying within ALIGNED_MM of another
+        detunes with it and stays off [ntag213.py: STACK, COIL]; one that no longer does
+        powers up fresh (IDLE), one that now does loses its state."""
+        tags = self.tags
+        for t in tags:
+            detuned = False
+            for u in tags:
+                if u is not t and coupled(t, u):
+                    detuned = True
+                    break
+            on = self._field and not detuned
+            if on != (t.state != 0):
+                t.power(on)
+
     # --- what the simulator does with tags ---------------------------------------------
 
-    def lay(self, tag):
-        """A tag enters the field (Tag or UID bytes); powered at once if the field is on."""
+    def lay(self, tag, x=0, y=0):
+        """A tag enters the field (Tag or UID bytes), its sticker at (x, y) mm from the card
+        spot's centre; powered at once if the field is on and no other sticker lies within
+        ALIGNED_MM of it (those it couples with lose their power too)."""
         if not isinstance(tag, Tag):
             tag = Tag(tag)
-        tag.power(self._field)
+        tag.x = x
+        tag.y = y
+        tag.power(False)
         self.tags.append(tag)
+        self._couple()
         return tag
 
     def lift(self, uid=None):
-        """A tag leaves the field (every tag if uid is None)."""
+        """A tag leaves the field (every tag if uid is None); one it detuned powers up."""
+        for t in self.tags:
+            if uid is None or t.uid == bytes(uid):
+                t.power(False)  # out of the field
         if uid is None:
             self.tags = []
         else:
             uid = bytes(uid)
             self.tags = [t for t in self.tags if t.uid != uid]
+        self._couple()
 
     # --- SPI [MFRC522 8.1.2] -----------------------------------------------------
 
