@@ -8,11 +8,13 @@ from hal import hwmap
 from hal.hwmap import Hardware
 from hal.inputs import Inputs
 from hal.mfrc522 import MFRC522, ReaderError
+from hal.rail import SensorRail
 from hal.shiftin import ShiftChain
 from sim.chips import Pin, Rng
 from sim.chips.drv5032 import HallSwitches
 from sim.chips.hc165 import ChainSPI, HC165Chain
 from sim.chips.mfrc522 import MFRC522Chip
+from sim.chips.rail import RailADC, SupplyRail
 from sim.chips.spi import SPIBus
 
 BUTTON_MS = 120  # how long a simulated press holds the button down
@@ -50,6 +52,9 @@ class PhysicalTable:
         pins = hwmap.load(hw_dir, "pinmap.json")
         c, r = _bus(pins["shift_chain"]), _bus(pins["reader"])
         vcc = pins["shift_chain"].get("vcc", 3.3)
+        # the sensors' supply, through the divider to the ADC pin (sim/chips/rail.py)
+        rail = pins.get("sensor_rail")
+        self._rail_map = rail and (rail["ratio"], rail["min_volts"], rail.get("volts", 5.0))
         pins = None
         gc.collect()
         now = clock.now
@@ -61,6 +66,11 @@ class PhysicalTable:
         self.chain_spi = ChainSPI(self.chain, c[0], c[1], c[2], bitwise=False)
         self.reader_chip = MFRC522Chip(lambda: clock.now * 1000)
         self.reader_spi = SPIBus(r[0], r[1], r[2], (self.reader_chip,))
+        self.rail = None  # type: SupplyRail | None
+        self.rail_adc = None
+        if self._rail_map:
+            self.rail = SupplyRail(int(self._rail_map[2] * 1000 + 0.5))
+            self.rail_adc = RailADC(self.rail, self._rail_map[0])
         self.button_pins = {"undo": Pin(1), "new": Pin(1), "pause": Pin(1)}
         self.goal_pins = {"A": Pin(1), "B": Pin(1)}
         self._release = {}  # button -> time to let go
@@ -90,6 +100,10 @@ class PhysicalTable:
             reader.init()
         except ReaderError:
             pass  # poll() keeps trying; selftest says so
+        watch = None
+        if self.rail_adc:
+            ratio, low, volts = self._rail_map
+            watch = SensorRail(self.rail_adc, ratio, low, volts)
         self.hardware = Hardware(
             chain=ShiftChain(
                 self.chain_spi, self.chain.sh_ld, self.nbytes, self.part["active_low"]
@@ -100,6 +114,7 @@ class PhysicalTable:
             names=self.names,
             registry=self.registry,
             sample_ms=self.part["sample_ms"],
+            rail=watch,
         )
         return self.hardware
 
@@ -210,9 +225,23 @@ class PhysicalTable:
         self._goal_pin(name)
 
     def _goal_pin(self, name):
-        """A goal's pin (active low): the ball in or not, the opposite while it glitches."""
+        """A goal's pin (active low): the ball in or not, the opposite while it glitches;
+        HIGH (released, on its pull-up) while the sensors' supply is off."""
         seen = self.ball[name] ^ (1 if name in self._unglitch else 0)
-        self.goal_pins[name].value(0 if seen else 1)
+        self.goal_pins[name].value(0 if seen and self.sensors.powered else 1)
+
+    def set_rail(self, mv):
+        """The sensors' supply at `mv` (0: the adapter unplugged or F1 tripped; the nominal
+        5000: back): the Hall sensors under the squares and in the goals stop below their
+        VCC minimum (their outputs float HIGH on the pull-ups) and start over when it is
+        back; the ADC pin follows through the divider (sim/chips/rail.py). None: nominal."""
+        if mv is None:
+            mv = self.rail.nominal_mv if self.rail else 5000
+        if self.rail is not None:
+            self.rail.mv = mv
+        self.sensors.supply(mv, self.clock.now)
+        for name in self.goal_pins:
+            self._goal_pin(name)
 
     def gather(self):
         """Every card is taken off the table to be shuffled and dealt again (the spot's too)."""
@@ -224,8 +253,13 @@ class PhysicalTable:
         """The table as JSON into the open file `f`, a piece at a time (the simulator's
         heap is tight: a deck's pile in one string would not fit)."""
         f.write(
-            '{"jokers":%d,"goals":[%d,%d],"magnets":['
-            % (self._jokers, 1 - self.ball["A"], 1 - self.ball["B"])  # as pins: 0 = in
+            '{"jokers":%d,"rail":%d,"goals":[%d,%d],"magnets":['
+            % (
+                self._jokers,
+                self.rail.mv if self.rail else 5000,
+                1 - self.ball["A"],
+                1 - self.ball["B"],
+            )  # as pins: 0 = in
         )
         sep = ""
         for i in range(len(self.names)):
@@ -250,6 +284,7 @@ class PhysicalTable:
         for t in d["tags"]:  # the first laid first, where each lay
             self.reader_chip.lay(bytes.fromhex(t[0]), t[1], t[2])
         self._jokers = d.get("jokers", 0)
+        self.set_rail(d.get("rail", 5000))
         self.goal("A", not d["goals"][0])
         self.goal("B", not d["goals"][1])
 

@@ -284,6 +284,9 @@ class Sim:
             physical.press(args[0])
         elif verb in ("ball", "clear"):
             physical.goal(args[0], verb == "ball")
+        elif verb == "rail":  # the sensors' supply cut (off), back (on), or at args[0] mV
+            a = args[0]
+            physical.set_rail(0 if a == "off" else None if a == "on" else a)
         elif verb == "gather":
             physical.gather()
         elif verb == "send":

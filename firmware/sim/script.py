@@ -241,6 +241,17 @@ def _check_args(n, verb, args, index, game=None, playing=None, decl=None):
         if args[0] not in _BUTTONS:
             raise ScriptError(n, "unknown button %r; one of: %s" % (args[0], " ".join(_BUTTONS)))
         return args
+    if verb == "rail":  # the sensors' supply: cut, back, or at a voltage (sagging)
+        _count(n, verb, args, 1)
+        if args[0] in ("off", "on"):
+            return args
+        from games.settings import digits
+
+        if not digits(args[0]) or len(args[0]) > 4 or int(args[0]) > 6000:
+            raise ScriptError(
+                n, "rail takes off, on, or the sensors' supply in mV (0-6000), got %r" % args[0]
+            )
+        return [int(args[0])]
     if verb in ("reset", "gather"):
         _count(n, verb, args, 0)
         return args

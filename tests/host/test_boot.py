@@ -147,6 +147,19 @@ def test_a_card_lying_on_the_card_spot_at_power_up_is_read(tmp_path):
     assert "fed 400 violations 0" in log
 
 
+def test_the_sensor_rail_is_watched_on_the_pin_maps_adc_pin(tmp_path):
+    # hal/board.py hands hal/rail.py the ADC1 pin of each board's pin map at 11 dB; a table
+    # powered with its sensors' supply dead says so, and reads no pawn lifted
+    for pinmap in ("pinmap.json", "pinmap-esp32s3.json"):
+        rail = json.loads((HARDWARE / pinmap).read_text())["sensor_rail"]
+        log = power_up(board(tmp_path / pinmap, pinmap))[2]
+        assert f"adc {rail['adc']} 3" in log, pinmap  # ATTN_11DB
+    events = power_up(board(tmp_path / "dead", rail_mv=0, feeds=200))[1]
+    (down,) = [e for e in events if e["type"] == "error" and e.get("what") == "sensor-rail"]
+    assert down["mv"] < 4000
+    assert not [e for e in events if e["type"] in ("illegal", "move")]
+
+
 def test_deploy_asks_a_running_table_for_safe_mode_and_leaves_a_silent_port_alone(tmp_path):
     import os
     import tty
