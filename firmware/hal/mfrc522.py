@@ -60,6 +60,7 @@ _ERR_OTHER = const(0x17)  # buffer overflow, CRC, parity, protocol
 _COLL_POS_NOT_VALID = const(0x20)
 
 _REQA = const(0x26)
+_WUPA = const(0x52)  # 14443-3 6.4.2: wakes halted tags too (HALT -> READY*)
 _HLTA = const(0x50)
 _SEL = (0x93, 0x95, 0x97)  # anticollision / select, cascade levels 1-3
 _CASCADE_TAG = const(0x88)
@@ -135,6 +136,9 @@ class MFRC522:
         self.resets = 0  # chip resets after it stopped answering
         self.power_ups = 0  # times the field came on: every tag in it just powered up (IDLE)
         self.quiet = 0  # REQAs in a row that no tag answered (every tag in the field halted)
+        # the next search sends WUPA, not REQA: the tags lying halted in the field answer
+        # and are read again (sense/cards.py: which cards lie on the card spot)
+        self.wake = False
         self.ok = False
         cs.value(1)
 
@@ -312,8 +316,9 @@ class MFRC522:
             return None
         buf = self._buf
         if state == _IDLE:
-            buf[0] = _REQA
-            self._transceive(1, 7)  # REQA is a short frame: 7 bits
+            buf[0] = _WUPA if self.wake else _REQA  # a short frame: 7 bits
+            self.wake = False
+            self._transceive(1, 7)
             self._state = _REQ
             return None
         n = self._result()

@@ -115,6 +115,18 @@ class Sense:
                         cards.forget()  # refused: laid again at once, it is read again
                 elif kind == "pile":
                     game.on_pile(card, now)
+                elif kind == "two":  # two cards on the card spot: neither played (cards.py)
+                    game.emit(
+                        {
+                            "type": "error",
+                            "what": "card-spot",
+                            "cards": card,
+                            "uids": uid,
+                            "why": "two cards lie on the card spot (%s and %s): leave one, "
+                            "nothing is played until one lies there alone"
+                            % (card[0] or uid[0], card[1] or uid[1]),
+                        }
+                    )
                 else:  # "enrol"
                     return card, uid
         return None

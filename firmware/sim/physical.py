@@ -178,7 +178,15 @@ class PhysicalTable:
         self._glitch[i >> 3] |= 1 << (i & 7)
         self._glitch_until[i] = self.clock.now + ms
 
-    def lay_card(self, card):
+    def uid_on_spot(self, card):
+        """The UID (hex) of a tag of `card` lying on the spot, or None."""
+        registry = self.registry
+        for uid in self.on_spot():
+            if registry.get(uid) == card:
+                return uid
+        return None
+
+    def lay_card(self, card, x=None, y=None):
         """The card is laid on the card spot (its tag enters the reader's field): (the UID
         laid, hex; False when that card lay there already: laid again after a kill, it is
         the same card lying there, left as it lies)."""
@@ -192,7 +200,7 @@ class PhysicalTable:
                 return uids[(self._jokers - 1) % len(uids)], False  # the last one, lying
             uid = uids[self._jokers % len(uids)]
             self._jokers += 1
-        return uid, self.lay_tag(uid)
+        return uid, self.lay_tag(uid, x, y)
 
     def lay_tag(self, uid_hex, x=None, y=None):
         """The tag is laid on the card spot, in its outline (or at x, y mm from its centre):

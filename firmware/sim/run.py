@@ -72,6 +72,7 @@ class Sim:
         state=None,
         journal=None,
         world=None,
+        piled=False,
     ):
         self.settings = settings
         self.journal = journal  # an open file: see JournalLink
@@ -82,6 +83,7 @@ class Sim:
         self.ring = RING if ring is None else ring
         self.state_dir = state  # the simulated flash: survives `reset`
         self.physical = PhysicalTable(hw_dir, clock)  # the physical table: survives everything
+        self.physical.piled = piled  # every card left on the last (PhysicalTable.piled)
         self.pace = _PACE_MS
         self.hosted = False
         self.linger = False  # at the script's end the board stays on (--linger): see run()
@@ -263,20 +265,15 @@ class Sim:
             physical.set(args[1], 1)
         elif verb == "glitch":
             physical.glitch(args[0], args[1])
+        elif verb in ("leave", "take", "stack", "pair"):
+            self.spot(line, verb, args)
         elif verb == "card":
             # the tag registry names Spanish cards es:12B (hardware/tags.md); a name both
             # decks share (4C) is the card of the deck in play, a `send new` switching it (the
             # script checker follows the same `new`s: sim/script.py). The deck is asked of the
             # registry once a game, not at every card (about() makes a dict).
-            game = self.table.game
-            if game is not None and game is not self.deck_of:
-                self.deck_of = game
-                self.spanish = declaration(self.table.about()["game"]).DECK == "spanish"
-            try:
-                uid, laid = physical.lay_card(("es:" if self.spanish else "") + args[0])
-            except ValueError as e:
-                playing = self.table.about().get("game")
-                raise ScriptError(line, "%s (the table plays %s)" % (e, playing))
+            self.deck(line)
+            uid, laid = self.lay(line, args[0])
             self.confirmed(line, uid, laid)
         elif verb == "tag":
             self.confirmed(line, args[0], physical.lay_tag(args[0]))
@@ -301,6 +298,67 @@ class Sim:
         self.done(line)
         self.advance(self.pace)
 
+    def lay(self, line, card, x=None, y=None):
+        """The card laid on the spot (sim/physical.py lay_card): (UID hex, laid)."""
+        try:
+            return self.physical.lay_card(("es:" if self.spanish else "") + card, x, y)
+        except ValueError as e:
+            playing = self.table.about().get("game")
+            raise ScriptError(line, "%s (the table plays %s)" % (e, playing))
+
+    def spot(self, line, verb, args):
+        """The card spot's other actions (docs/scripts.md): a card left lying there (`leave`),
+        moved off (`take`), laid aligned on the one lying there (`stack`: neither answers;
+        the player, given no confirmation, slides the one under it out, and the card laid is
+        read alone, then moved off), two laid askew at once (`pair`: both answer, the table
+        says two cards; the player takes the second back and the first is read, then moved
+        off)."""
+        physical = self.physical
+        self.deck(line)
+        if verb == "take":
+            uid = physical.uid_on_spot(("es:" if self.spanish else "") + args[0])
+            if uid is None:
+                raise ScriptError(line, "take %s: that card does not lie on the spot" % args[0])
+            physical.take_off(uid)
+            return
+        if verb == "leave":
+            uid, laid = self.lay(line, args[0])
+            if laid:
+                self.wait_read(line)
+            return
+        if verb == "stack":
+            under = physical.on_spot()
+            uid, laid = self.lay(line, args[0])
+            if laid:
+                self.wait_read(line)
+            for u in under:  # no confirmation: the card under it slid out
+                physical.take_off(u)
+            self.confirmed(line, uid, laid)
+            return
+        first, laid = self.lay(line, args[0], 0, 0)  # askew: 8 mm apart, both answer
+        second = self.lay(line, args[1], 8, 0)[0]
+        if laid:
+            self.wait_read(line)
+        physical.take_off(second)  # the table said two cards: the second taken back
+        self.confirmed(line, first, laid)
+
+    def deck(self, line):
+        """Which deck the cards of this line are of (the game in play's)."""
+        game = self.table.game
+        if game is not None and game is not self.deck_of:
+            self.deck_of = game
+            self.spanish = declaration(self.table.about()["game"]).DECK == "spanish"
+
+    def wait_read(self, line):
+        """The table runs until it has taken a read (or _CONFIRM_MS): kept first, as it lies."""
+        self.done(line - 1)
+        end = self.clock.now + _CONFIRM_MS
+        before = self.reads()
+        while self.clock.now < end and self.table.running and self.reads() == before:
+            self.physical.tick()
+            self.table.step()
+            self.clock.sleep_ms(SCAN_MS)
+
     def confirmed(self, line, uid, laid=True):
         """A card (or tag) laid on the spot: read by the table, then moved off it, as a
         player does (docs/scripts.md, `card`). Kept as it lies first: a kill from here
@@ -309,18 +367,9 @@ class Sim:
         on the last) it stays."""
         if self.physical.piled:
             return
-        if not laid:
-            self.physical.take_off(uid)
-            return
-        self.done(line - 1)
-        end = self.clock.now + _CONFIRM_MS
-        physical = self.physical
-        before = self.reads()
-        while self.clock.now < end and self.table.running and self.reads() == before:
-            physical.tick()
-            self.table.step()
-            self.clock.sleep_ms(SCAN_MS)
-        physical.take_off(uid)
+        if laid:
+            self.wait_read(line)
+        self.physical.take_off(uid)
 
     def reads(self):
         """The reads the table has taken (what its confirmation shows a player, the card
@@ -411,9 +460,7 @@ def play(path, hw_dir, boot="00000000", state=None, start=0, piled=False):
     t = Capture()
     # the module's ring, as a board has one (a boot clears it): a second 16 KB one would not
     # fit beside the simulator at an ESP32's heap
-    sim = Sim(settings, path, VirtualClock(start=start), t, boot, hw_dir, None, state)
-    sim.physical.piled = piled
-    sim.run()
+    Sim(settings, path, VirtualClock(start=start), t, boot, hw_dir, None, state, piled=piled).run()
     return t.events()
 
 

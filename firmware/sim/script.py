@@ -176,6 +176,10 @@ _NEEDS = const(
         ("ball", "goals"),
         ("clear", "goals"),
         ("card", "cards"),
+        ("leave", "cards"),
+        ("take", "cards"),
+        ("stack", "cards"),
+        ("pair", "cards"),
     )
 )
 
@@ -213,14 +217,15 @@ def _check_args(n, verb, args, index, game=None, playing=None, decl=None):
         _square(n, args[0])
         _square(n, args[1])
         return args
-    if verb == "card":
-        _count(n, verb, args, 1)
+    if verb in ("card", "leave", "take", "stack", "pair"):  # the card spot's actions
+        _count(n, verb, args, 2 if verb == "pair" else 1)
         from games.settings import card
 
-        try:  # in the deck of the game played (es:12B: Spanish)
-            card(args[0], decl.DECK if decl else None)
-        except ValueError as e:
-            raise ScriptError(n, str(e))
+        for a in args:
+            try:  # in the deck of the game played (es:12B: Spanish)
+                card(a, decl.DECK if decl else None)
+            except ValueError as e:
+                raise ScriptError(n, str(e))
         return args
     if verb == "tag":
         _count(n, verb, args, 1)
