@@ -224,6 +224,8 @@ class Table:
                     self._changed()
                 if self.sense.calibration:  # (its loop in a frame of its own)
                     self.sense.calibrated(self.link.tell)
+                if self.sense.rail_news:  # the sensors' supply went, or came back
+                    self.link.emit(self.sense.rail_said(self.snapshot))
                 busy = self.sense.busy()
                 if self._busy and not busy:
                     self._collect = True  # the sensors just settled: the game reads soon

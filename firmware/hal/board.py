@@ -11,6 +11,7 @@ from hal import hwmap
 from hal.hwmap import Hardware
 from hal.inputs import Inputs
 from hal.mfrc522 import MFRC522, ReaderError
+from hal.rail import SensorRail
 from hal.shiftin import ShiftChain
 
 
@@ -70,6 +71,16 @@ def build(folder="hardware"):
             for n, p in pins["goals"].items()
         },
     )
+    # the sensors' 5 V rail through its divider to an ADC1 pin (hal/rail.py); a pin map
+    # without one (an older board) has no watch
+    rail = None
+    s = pins.get("sensor_rail")
+    if s:
+        if s.get("atten_db", 11) != 11:
+            problems.append("sensor_rail: atten_db %s, only 11 is supported" % s["atten_db"])
+        else:
+            adc = machine.ADC(machine.Pin(s["adc"]), atten=machine.ADC.ATTN_11DB)
+            rail = SensorRail(adc, s["ratio"], s["min_volts"], s.get("volts", 5.0))
     board = Hardware(
         chain=chain,
         reader=reader,
@@ -78,5 +89,6 @@ def build(folder="hardware"):
         names=names,
         registry=hwmap.registry(folder),
         sample_ms=part["sample_ms"],
+        rail=rail,
     )
     return board, problems

@@ -41,6 +41,7 @@ class Hardware:
         names=(),
         registry=None,
         sample_ms=0,
+        rail=None,
     ):
         self.chain = chain  # hal.shiftin.ShiftChain
         self.reader = reader  # hal.mfrc522.MFRC522
@@ -51,3 +52,4 @@ class Hardware:
         # the Hall sensors' sampling period (sensors.json "sensor"): a change reaches their
         # output up to this long after it happened
         self.sample_ms = sample_ms
+        self.rail = rail  # hal.rail.SensorRail: the sensors' supply, watched (None: not wired)

@@ -31,6 +31,7 @@ _COLL = const(0x0E)
 _MODE = const(0x11)
 _TX_CONTROL = const(0x14)
 _TX_ASK = const(0x15)
+_RF_CFG = const(0x26)
 _T_MODE = const(0x2A)
 _T_PRESCALER = const(0x2B)
 _T_RELOAD_H = const(0x2C)
@@ -42,6 +43,13 @@ _CMD_TRANSCEIVE = const(0x0C)
 _CMD_SOFT_RESET = const(0x0F)
 _POWER_DOWN = const(0x10)  # CommandReg: reads 1 until the chip is up after a reset (9.3.1.2)
 
+_START_SEND = const(0x80)  # BitFramingReg: the frame in the FIFO goes on the air (9.3.1.14)
+# RFCfgReg's RxGain bits (6-4) and 111b, 48 dB (9.3.3.6, table 98): the reset value is 100b,
+# 33 dB, the receiver's gain for a card flat on the antenna; a sticker read through the
+# spot's floor answers weaker, and 48 dB is what the reference driver offers as its maximum
+# (miguelbalboa/rfid PCD_SetAntennaGain, RxGain_max). Not measured on this table's antenna.
+_RX_GAIN = const(0x70)
+
 _IRQ_RX = const(0x20)
 _IRQ_IDLE = const(0x10)
 _IRQ_ERR = const(0x02)
@@ -52,6 +60,7 @@ _ERR_OTHER = const(0x17)  # buffer overflow, CRC, parity, protocol
 _COLL_POS_NOT_VALID = const(0x20)
 
 _REQA = const(0x26)
+_WUPA = const(0x52)  # 14443-3 6.4.2: wakes halted tags too (HALT -> READY*)
 _HLTA = const(0x50)
 _SEL = (0x93, 0x95, 0x97)  # anticollision / select, cascade levels 1-3
 _CASCADE_TAG = const(0x88)
@@ -127,6 +136,9 @@ class MFRC522:
         self.resets = 0  # chip resets after it stopped answering
         self.power_ups = 0  # times the field came on: every tag in it just powered up (IDLE)
         self.quiet = 0  # REQAs in a row that no tag answered (every tag in the field halted)
+        # the next search sends WUPA, not REQA: the tags lying halted in the field answer
+        # and are read again (sense/cards.py: which cards lie on the card spot)
+        self.wake = False
         self.ok = False
         cs.value(1)
 
@@ -187,6 +199,7 @@ class MFRC522:
         self._write(_TX_ASK, 0x40)  # 100 % ASK modulation (ISO 14443A)
         self._write(_MODE, 0x3D)  # CRC preset 0x6363
         self._write(_COLL, 0x00)  # ValuesAfterColl 0: bits after a collision read 0 (9.3.1.15)
+        self._write(_RF_CFG, (self._read(_RF_CFG) & ~_RX_GAIN & 0xFF) | _RX_GAIN)  # 48 dB
         self._write(_TX_CONTROL, self._read(_TX_CONTROL) | 0x03)  # antenna on
         self.power_ups += 1
         self.quiet = 0
@@ -210,15 +223,22 @@ class MFRC522:
     # --- the exchange, one step per poll -------------------------------------------
 
     def _transceive(self, n, framing=0):
-        """Sends self._buf[:n]; framing = RxAlign << 4 | TxLastBits (BitFramingReg)."""
+        """Sends self._buf[:n]; framing = RxAlign << 4 | TxLastBits (BitFramingReg).
+        In the order of the datasheet (10.3.1.8: Transceive sends only once StartSend is
+        set, 9.3.1.14) and of the reference drivers (miguelbalboa/rfid
+        PCD_CommunicateWithPICC; wendlers/micropython-mfrc522 writes the bit count before
+        the command too): this frame's bit count with StartSend clear, then Transceive,
+        then StartSend. Written the other way round, Transceive met the last frame's
+        StartSend still set and its bit count (7 after REQA): the frame left at once, cut."""
         buf = self._buf
         self._write(_COMMAND, _CMD_IDLE)
         self._write(_COM_IRQ, 0x7F)  # clear every interrupt request
         self._write(_FIFO_LEVEL, 0x80)  # flush the FIFO
         for i in range(n):
             self._write(_FIFO_DATA, buf[i])
+        self._write(_BIT_FRAMING, framing)  # this frame's bits, StartSend 0
         self._write(_COMMAND, _CMD_TRANSCEIVE)
-        self._write(_BIT_FRAMING, 0x80 | framing)  # StartSend
+        self._write(_BIT_FRAMING, _START_SEND | framing)
         self._since = self._ticks_ms()
 
     def _result(self):
@@ -296,8 +316,9 @@ class MFRC522:
             return None
         buf = self._buf
         if state == _IDLE:
-            buf[0] = _REQA
-            self._transceive(1, 7)  # REQA is a short frame: 7 bits
+            buf[0] = _WUPA if self.wake else _REQA  # a short frame: 7 bits
+            self.wake = False
+            self._transceive(1, 7)
             self._state = _REQ
             return None
         n = self._result()

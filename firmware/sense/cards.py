@@ -26,6 +26,9 @@ _REREAD_MS = const(600)
 # times a second, not 200. While tags answer, the next search starts at once.
 _POLL_MS = const(40)
 _QUIET = const(3)  # empty searches in a row that end the stocktaking (see hal/mfrc522.py)
+# Two cards on the card spot: while two tags are said to lie there, the tags lying in the
+# field are counted again (a WUPA wakes them from HALT) every _CROWD_MS, until one lies alone
+_CROWD_MS = const(150)
 _SEEN = const(64)  # tags remembered since power-up: a deck and its jokers, with room
 # Tags a table can enrol (`enrol`), besides the ones hardware/tags.json names: two French
 # decks with jokers and a Spanish one (156), with room. They are kept in _TAG bytes each
@@ -55,6 +58,7 @@ class CardReads:
         self.reread_ms = reread_ms
         self._last_uid = None
         self._last_at = 0
+        self.reads = 0  # cards and tags read and told (a person laying one sees it taken)
         self._searched_at = None
         self._field = 0  # the reader's power_ups when last looked at
         self.stocktaking = False  # reading what lies in the field after it came on
@@ -62,6 +66,15 @@ class CardReads:
         self._pile = []  # (card or None, uid hex) found by it
         self._seen = bytearray(_SEEN * _SLOT)  # UIDs read since power-up (the last _SEEN)
         self._next = 0  # the slot the next new UID takes
+        # The card spot (below, poll): a read is told once the search after it found no
+        # other tag (_held until then); two tags in one search are two cards on the spot
+        # (_crowd: their (uid, hex), said at once), and nothing is played until one lies
+        # there alone (_crowd_now: the tags a WUPA search found, while _recounting)
+        self._held = None
+        self._crowd = None
+        self._crowd_now = []  # type: list
+        self._crowd_at = 0
+        self._recounting = False
         self.enrol_as = None  # a card name: the next tag read is enrolled as that card
         self._tags = []  # the tags enrolled here (on flash too): bytearrays of _CHUNK
         self.enrolled = 0  # how many
@@ -188,8 +201,23 @@ class CardReads:
                     pile = self._pile
                     self._pile = []
                     return "pile", pile, None  # even none: the game knows there is none
+            wake = False
+            if self._crowd is not None:
+                if self._recounting and reader.quiet:  # the WUPA search and its reads done
+                    return self._recount(now)
+                if not self._recounting:
+                    if elapsed(now, self._crowd_at) < _CROWD_MS:
+                        return None
+                    self._recounting = True
+                    self._crowd_now = []
+                    reader.wake = wake = True  # this search: every tag lying there answers
+            elif self._held is not None and reader.quiet:  # no other tag came with it
+                held = self._held
+                self._held = None
+                return self._told(held[0], held[1], now)
             if (
-                reader.quiet
+                not wake
+                and reader.quiet
                 and self._searched_at is not None
                 and elapsed(now, self._searched_at) < _POLL_MS
             ):
@@ -199,6 +227,13 @@ class CardReads:
         if uid is None:
             return None
         h = uid_hex(uid)
+        if self._crowd is not None:  # counting what lies on the spot
+            if self._recounting:
+                for u, k in self._crowd_now:
+                    if k == h:
+                        return None
+                self._crowd_now.append((uid, h))
+            return None
         if self.stocktaking:
             if self._first:
                 self._remember(uid)
@@ -209,12 +244,45 @@ class CardReads:
         if h == self._last_uid and elapsed(now, self._last_at) < self.reread_ms:
             self._last_at = now
             return None
+        held = self._held
+        if held is None:  # told once the next search finds no other tag with it
+            self._held = (uid, h)
+            return None
+        if held[1] == h:
+            return None  # the same tag again (its HLTA failed)
+        # a second tag in the same search: two cards lie on the spot, both awake. Said at
+        # once; neither is played until one lies there alone (_recount)
+        self._held = None
+        self._crowd = [held, (uid, h)]
+        self._crowd_at = now
+        self._recounting = False
+        self.reads += 1
+        return "two", [self.card_of(held[0], held[1]), self.card_of(uid, h)], [held[1], h]
+
+    def _told(self, uid, h, now):
+        """A tag read alone on the spot: the card laid (or the tag to enrol)."""
         self._last_uid = h
         self._last_at = now
+        self.reads += 1
         self._remember(uid)
         if self.enrol_as is not None:
             return "enrol", self.enrol_as, h
         return "card", self.card_of(uid, h), h
+
+    def _recount(self, now):
+        """Two cards were said to lie on the spot: what the last WUPA search found there.
+        One tag alone is the card laid, told now; none, both were taken away (nothing is
+        told: each is read when laid again); two or more, they still lie there."""
+        self._recounting = False
+        self._crowd_at = now
+        found = self._crowd_now
+        if len(found) > 1:
+            return None
+        self._crowd = None
+        self._crowd_now = []
+        if not found:
+            return None
+        return self._told(found[0][0], found[0][1], now)
 
     def _known(self, uid):
         return _find(self._seen, _SLOT, _SEEN, uid) >= 0

@@ -38,6 +38,11 @@ class Sense:
         if self.goals:
             banks += (_GOAL, hw.goals, self.goals)
         self._banks = banks
+        # the sensors' supply (hal/rail.py): while it is down no square or goal is read (their
+        # outputs float HIGH, every pawn "lifted"); the buttons are on 3V3 and still are.
+        # rail_news: it went down or came back since the table last looked (Table._rail)
+        self.rail = hw.rail
+        self.rail_news = False
         self.scans = 0
         self.chain_errors = 0  # scans whose frame failed the chain's check (hal/shiftin.py)
         self.calibration = None  # a list while calibrating: settled sensor edges (bit, level)
@@ -62,8 +67,17 @@ class Sense:
         changes. One method: on a frozen board each method costs heap."""
         self._now = now
         banks = self._banks
+        rail = self.rail
+        down = False
+        if rail:
+            was = rail.up
+            down = not rail.watch(now)
+            if rail.up != was:
+                self.rail_news = True
         for b in range(0, len(banks), 3):
             kind = banks[b]
+            if down and kind != _BUTTON:
+                continue  # unpowered sensors: held as they last settled, not read
             driver = banks[b + 1]
             deb = banks[b + 2]
             frame = driver.read()
@@ -101,9 +115,41 @@ class Sense:
                         cards.forget()  # refused: laid again at once, it is read again
                 elif kind == "pile":
                     game.on_pile(card, now)
+                elif kind == "two":  # two cards on the card spot: neither played (cards.py)
+                    game.emit(
+                        {
+                            "type": "error",
+                            "what": "card-spot",
+                            "cards": card,
+                            "uids": uid,
+                            "why": "two cards lie on the card spot (%s and %s): leave one, "
+                            "nothing is played until one lies there alone"
+                            % (card[0] or uid[0], card[1] or uid[1]),
+                        }
+                    )
                 else:  # "enrol"
                     return card, uid
         return None
+
+    def rail_said(self, snapshot):
+        """The sensors' supply went down or came back (hal/rail.py): the event the table
+        emits. Down, an `error` (no board read is taken: a game sees no move, no goal);
+        back, `resumed` with the game as it stands (`snapshot()`, the table's)."""
+        self.rail_news = False
+        rail = self.rail
+        if not rail.up:
+            return {
+                "type": "error",
+                "what": "sensor-rail",
+                "mv": rail.mv,
+                "why": "the sensors' 5 V supply reads %d mV, under %d mV: adapter unplugged or "
+                "fuse F1 tripped? The board is not read until it is back" % (rail.mv, rail.min_mv),
+            }
+        ev = snapshot()
+        ev["type"] = "resumed"
+        ev["what"] = "sensor-rail"
+        ev["mv"] = rail.mv
+        return ev
 
     def calibrated(self, tell):
         """Calibrating: the settled sensor edges kept since the last call, oldest first, each
@@ -144,9 +190,23 @@ class Sense:
             report["reader"] = "ok" if getattr(r, "ok", False) else "not answering"
             report["reader_errors"] = getattr(r, "errors", 0)
             report["reader_resets"] = getattr(r, "resets", 0)
+        rail = b.rail
+        if rail is not None:
+            mv = rail.read_mv()
+            down = not rail.up or mv < rail.min_mv  # (back only with a margin: hal/rail.py)
+            report["sensor_rail"] = "down" if down else "ok"
+            report["sensor_rail_mv"] = mv
+            report["sensor_rail_downs"] = rail.downs
         if self.sensors:
             frame = b.chain.read()
             report["chain_errors"] = self.chain_errors
+            if rail is not None and down:
+                # unpowered, every open-drain output floats HIGH: no sensor is reported
+                report["chain"] = (
+                    "the sensors' supply reads %d mV, under %d mV: adapter unplugged or fuse F1 "
+                    "tripped; no sensor reads until it is back" % (mv, rail.min_mv)
+                )
+                return report
             if not b.chain.intact:
                 # not the chain talking (hal/shiftin.py): which sensors see a magnet is unknown,
                 # so none is reported (a floating MISO would otherwise read as an empty board)
@@ -168,6 +228,8 @@ class Sense:
     def busy(self):
         """Whether a sensor is still changing (its new value not yet held DEBOUNCE_MS), or
         the last change is more recent than the sensors' sampling period."""
+        if self.rail and not self.rail.up:
+            return True  # no board read while the sensors are unpowered
         if not self.sensors:
             return False
         if self.sensors.busy():

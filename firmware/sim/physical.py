@@ -8,14 +8,22 @@ from hal import hwmap
 from hal.hwmap import Hardware
 from hal.inputs import Inputs
 from hal.mfrc522 import MFRC522, ReaderError
+from hal.rail import SensorRail
 from hal.shiftin import ShiftChain
-from sim.chips import Pin
+from sim.chips import Pin, Rng
 from sim.chips.drv5032 import HallSwitches
 from sim.chips.hc165 import ChainSPI, HC165Chain
 from sim.chips.mfrc522 import MFRC522Chip
+from sim.chips.rail import RailADC, SupplyRail
 from sim.chips.spi import SPIBus
 
 BUTTON_MS = 120  # how long a simulated press holds the button down
+# The card spot: one card's outline, a shallow recess over the reader's antenna. A card laid
+# in it has its sticker within _PLAY_MM of the spot's centre (every card carries its sticker
+# at the same place); once read it is moved off to the discard pile, the trick or the board
+# row beside the spot, out of the reader's field. Two cards in the outline at once lie
+# aligned: their stickers detune each other (sim/chips/ntag213.py) and neither answers.
+_PLAY_MM = 1
 
 
 def _bus(p):
@@ -44,6 +52,9 @@ class PhysicalTable:
         pins = hwmap.load(hw_dir, "pinmap.json")
         c, r = _bus(pins["shift_chain"]), _bus(pins["reader"])
         vcc = pins["shift_chain"].get("vcc", 3.3)
+        # the sensors' supply, through the divider to the ADC pin (sim/chips/rail.py)
+        rail = pins.get("sensor_rail")
+        self._rail_map = rail and (rail["ratio"], rail["min_volts"], rail.get("volts", 5.0))
         pins = None
         gc.collect()
         now = clock.now
@@ -55,6 +66,11 @@ class PhysicalTable:
         self.chain_spi = ChainSPI(self.chain, c[0], c[1], c[2], bitwise=False)
         self.reader_chip = MFRC522Chip(lambda: clock.now * 1000)
         self.reader_spi = SPIBus(r[0], r[1], r[2], (self.reader_chip,))
+        self.rail = None  # type: SupplyRail | None
+        self.rail_adc = None
+        if self._rail_map:
+            self.rail = SupplyRail(int(self._rail_map[2] * 1000 + 0.5))
+            self.rail_adc = RailADC(self.rail, self._rail_map[0])
         self.button_pins = {"undo": Pin(1), "new": Pin(1), "pause": Pin(1)}
         self.goal_pins = {"A": Pin(1), "B": Pin(1)}
         self._release = {}  # button -> time to let go
@@ -63,8 +79,11 @@ class PhysicalTable:
         # UID hex -> card (the firmware's, handed to it at boot): a card's tags are looked up
         # in it when the card is laid, not kept in a second table (heap: see lay_card)
         self.registry = hwmap.registry(hw_dir)
-        self.deck = 52  # cards in a deck (the simulator sets 54 with jokers)
-        self._dealt = 0
+        self._jokers = 0  # jokers laid: a deck's two jokers are two tags, laid in turn
+        self._rng = Rng(31)  # where in the spot's outline each card lands
+        # the table as it was before the card spot: every card laid on the last, on the
+        # reader, none moved off (tests show the reader cannot read such a pile)
+        self.piled = False
         self.hardware = None  # type: Hardware | None
 
     def boot(self):
@@ -81,6 +100,10 @@ class PhysicalTable:
             reader.init()
         except ReaderError:
             pass  # poll() keeps trying; selftest says so
+        watch = None
+        if self.rail_adc:
+            ratio, low, volts = self._rail_map
+            watch = SensorRail(self.rail_adc, ratio, low, volts)
         self.hardware = Hardware(
             chain=ShiftChain(
                 self.chain_spi, self.chain.sh_ld, self.nbytes, self.part["active_low"]
@@ -91,6 +114,7 @@ class PhysicalTable:
             names=self.names,
             registry=self.registry,
             sample_ms=self.part["sample_ms"],
+            rail=watch,
         )
         return self.hardware
 
@@ -154,31 +178,50 @@ class PhysicalTable:
         self._glitch[i >> 3] |= 1 << (i & 7)
         self._glitch_until[i] = self.clock.now + ms
 
-    def lay_card(self, card):
-        """The card's tag enters the reader's field (on top of the discard pile). When a
-        whole deck has been laid, the pile is taken away to be shuffled first."""
+    def uid_on_spot(self, card):
+        """The UID (hex) of a tag of `card` lying on the spot, or None."""
+        registry = self.registry
+        for uid in self.on_spot():
+            if registry.get(uid) == card:
+                return uid
+        return None
+
+    def lay_card(self, card, x=None, y=None):
+        """The card is laid on the card spot (its tag enters the reader's field): (the UID
+        laid, hex; False when that card lay there already: laid again after a kill, it is
+        the same card lying there, left as it lies)."""
         registry = self.registry  # its tags (two jokers: "X"), in the registry's order
         uids = [uid for uid in registry if registry[uid] == card]
-        if not uids:  # before it is counted: nothing was laid
+        if not uids:
             raise ValueError("no tag for card %s in hardware/tags.json" % card)
-        self._dealt += 1
-        if self._dealt > self.deck:
-            self._dealt = 1
-            self.reader_chip.lift()
         uid = uids[0]
-        if card == "X" and uid in self.pile() and len(uids) > 1:
-            uid = uids[1]  # the second joker
-        self.lay_tag(uid)
+        if card == "X":  # the deck's jokers are two tags: each laid in turn
+            if self._jokers and uids[(self._jokers - 1) % len(uids)] in self.on_spot():
+                return uids[(self._jokers - 1) % len(uids)], False  # the last one, lying
+            uid = uids[self._jokers % len(uids)]
+            self._jokers += 1
+        return uid, self.lay_tag(uid, x, y)
 
-    def lay_tag(self, uid_hex):
-        """The tag goes on top of the pile, the cards under it stay in the field. A tag
-        already on the pile is picked out of it first (lifted, it loses power)."""
+    def lay_tag(self, uid_hex, x=None, y=None):
+        """The tag is laid on the card spot, in its outline (or at x, y mm from its centre):
+        True; False when it lies in the field already (left as it lies: a line done again
+        after a kill lays the same card)."""
+        if uid_hex in self.on_spot():
+            return False
         uid = bytes.fromhex(uid_hex)
-        self.reader_chip.lift(uid)
-        self.reader_chip.lay(uid)
+        if x is None:
+            x = self._rng.below(2 * _PLAY_MM + 1) - _PLAY_MM
+            y = self._rng.below(2 * _PLAY_MM + 1) - _PLAY_MM
+        self.reader_chip.lay(uid, x, y)
+        return True
 
-    def pile(self):
-        """The tags lying on the reader (UID hex), bottom first."""
+    def take_off(self, uid_hex):
+        """The card is moved off the spot (to the discard pile, the trick or the row beside
+        it, out of the reader's field)."""
+        self.reader_chip.lift(bytes.fromhex(uid_hex))
+
+    def on_spot(self):
+        """The tags lying in the reader's field (UID hex), the first laid first."""
         return ["".join("%02X" % b for b in t.uid) for t in self.reader_chip.tags]
 
     def press(self, button):
@@ -190,14 +233,27 @@ class PhysicalTable:
         self._goal_pin(name)
 
     def _goal_pin(self, name):
-        """A goal's pin (active low): the ball in or not, the opposite while it glitches."""
+        """A goal's pin (active low): the ball in or not, the opposite while it glitches;
+        HIGH (released, on its pull-up) while the sensors' supply is off."""
         seen = self.ball[name] ^ (1 if name in self._unglitch else 0)
-        self.goal_pins[name].value(0 if seen else 1)
+        self.goal_pins[name].value(0 if seen and self.sensors.powered else 1)
+
+    def set_rail(self, mv):
+        """The sensors' supply at `mv` (0: the adapter unplugged or F1 tripped; the nominal
+        5000: back): the Hall sensors under the squares and in the goals stop below their
+        VCC minimum (their outputs float HIGH on the pull-ups) and start over when it is
+        back; the ADC pin follows through the divider (sim/chips/rail.py). None: nominal."""
+        if mv is None:
+            mv = self.rail.nominal_mv if self.rail else 5000
+        if self.rail is not None:
+            self.rail.mv = mv
+        self.sensors.supply(mv, self.clock.now)
+        for name in self.goal_pins:
+            self._goal_pin(name)
 
     def gather(self):
-        """Every card is taken off the reader (gathered to be shuffled and dealt again)."""
+        """Every card is taken off the table to be shuffled and dealt again (the spot's too)."""
         self.reader_chip.lift()
-        self._dealt = 0
 
     # the physical table as it stands, for a simulator restarted after kill -9 (sim/world.py)
 
@@ -205,8 +261,13 @@ class PhysicalTable:
         """The table as JSON into the open file `f`, a piece at a time (the simulator's
         heap is tight: a deck's pile in one string would not fit)."""
         f.write(
-            '{"dealt":%d,"goals":[%d,%d],"magnets":['
-            % (self._dealt, 1 - self.ball["A"], 1 - self.ball["B"])  # as pins: 0 = in
+            '{"jokers":%d,"rail":%d,"goals":[%d,%d],"magnets":['
+            % (
+                self._jokers,
+                self.rail.mv if self.rail else 5000,
+                1 - self.ball["A"],
+                1 - self.ball["B"],
+            )  # as pins: 0 = in
         )
         sep = ""
         for i in range(len(self.names)):
@@ -215,11 +276,11 @@ class PhysicalTable:
                 sep = ","
         f.write('],"tags":[')
         sep = ""
-        for t in self.reader_chip.tags:
-            f.write(sep + '"')
+        for t in self.reader_chip.tags:  # each [UID, x, y]: where it lies says whom it detunes
+            f.write(sep + '["')
             for b in t.uid:
                 f.write("%02X" % b)
-            f.write('"')
+            f.write('",%d,%d]' % (t.x, t.y))
             sep = ","
         f.write("]}")
 
@@ -228,9 +289,10 @@ class PhysicalTable:
         for i in d["magnets"]:
             self.sensors.set(i, 1, now)
         self.sensors.power_up(now)  # the sensors start over what lies on them
-        for uid in d["tags"]:  # bottom first, as they lay
-            self.reader_chip.lay(bytes.fromhex(uid))
-        self._dealt = d["dealt"]
+        for t in d["tags"]:  # the first laid first, where each lay
+            self.reader_chip.lay(bytes.fromhex(t[0]), t[1], t[2])
+        self._jokers = d.get("jokers", 0)
+        self.set_rail(d.get("rail", 5000))
         self.goal("A", not d["goals"][0])
         self.goal("B", not d["goals"][1])
 

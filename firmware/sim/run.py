@@ -36,6 +36,10 @@ _BOOT_MS = const(50)  # scanning before the script's first action
 # hands act again: a real board's boot takes longer than that.
 _RESTART_MS = const(300)
 _PACE_MS = const(150)  # a brisk human: one hand action every 150 ms
+# A card laid on the spot is moved off once the table has read it (a player waits for its
+# confirmation); one the reader never reads (no reader, a tag it cannot power) is moved off
+# after this long, as a player who gave up waiting.
+_CONFIRM_MS = const(1000)
 END_MS = 2000  # after the last action the table runs on this long (settling, heartbeats)
 # Real time to wait for the host's hello, and for its bye at the end. Only a host that never
 # comes waits this long: a loaded machine can take seconds to start one.
@@ -68,6 +72,7 @@ class Sim:
         state=None,
         journal=None,
         world=None,
+        piled=False,
     ):
         self.settings = settings
         self.journal = journal  # an open file: see JournalLink
@@ -78,6 +83,7 @@ class Sim:
         self.ring = RING if ring is None else ring
         self.state_dir = state  # the simulated flash: survives `reset`
         self.physical = PhysicalTable(hw_dir, clock)  # the physical table: survives everything
+        self.physical.piled = piled  # every card left on the last (PhysicalTable.piled)
         self.pace = _PACE_MS
         self.hosted = False
         self.linger = False  # at the script's end the board stays on (--linger): see run()
@@ -259,26 +265,25 @@ class Sim:
             physical.set(args[1], 1)
         elif verb == "glitch":
             physical.glitch(args[0], args[1])
+        elif verb in ("leave", "take", "stack", "pair"):
+            self.spot(line, verb, args)
         elif verb == "card":
             # the tag registry names Spanish cards es:12B (hardware/tags.md); a name both
             # decks share (4C) is the card of the deck in play, a `send new` switching it (the
             # script checker follows the same `new`s: sim/script.py). The deck is asked of the
             # registry once a game, not at every card (about() makes a dict).
-            game = self.table.game
-            if game is not None and game is not self.deck_of:
-                self.deck_of = game
-                self.spanish = declaration(self.table.about()["game"]).DECK == "spanish"
-            try:
-                physical.lay_card(("es:" if self.spanish else "") + args[0])
-            except ValueError as e:
-                playing = self.table.about().get("game")
-                raise ScriptError(line, "%s (the table plays %s)" % (e, playing))
+            self.deck(line)
+            uid, laid = self.lay(line, args[0])
+            self.confirmed(line, uid, laid)
         elif verb == "tag":
-            physical.lay_tag(args[0])
+            self.confirmed(line, args[0], physical.lay_tag(args[0]))
         elif verb == "button":
             physical.press(args[0])
         elif verb in ("ball", "clear"):
             physical.goal(args[0], verb == "ball")
+        elif verb == "rail":  # the sensors' supply cut (off), back (on), or at args[0] mV
+            a = args[0]
+            physical.set_rail(0 if a == "off" else None if a == "on" else a)
         elif verb == "gather":
             physical.gather()
         elif verb == "send":
@@ -292,6 +297,86 @@ class Sim:
             raise ScriptError(line, "%r is not simulated yet" % verb)
         self.done(line)
         self.advance(self.pace)
+
+    def lay(self, line, card, x=None, y=None):
+        """The card laid on the spot (sim/physical.py lay_card): (UID hex, laid)."""
+        try:
+            return self.physical.lay_card(("es:" if self.spanish else "") + card, x, y)
+        except ValueError as e:
+            playing = self.table.about().get("game")
+            raise ScriptError(line, "%s (the table plays %s)" % (e, playing))
+
+    def spot(self, line, verb, args):
+        """The card spot's other actions (docs/scripts.md): a card left lying there (`leave`),
+        moved off (`take`), laid aligned on the one lying there (`stack`: neither answers;
+        the player, given no confirmation, slides the one under it out, and the card laid is
+        read alone, then moved off), two laid askew at once (`pair`: both answer, the table
+        says two cards; the player takes the second back and the first is read, then moved
+        off)."""
+        physical = self.physical
+        self.deck(line)
+        if verb == "take":
+            uid = physical.uid_on_spot(("es:" if self.spanish else "") + args[0])
+            if uid is None:
+                raise ScriptError(line, "take %s: that card does not lie on the spot" % args[0])
+            physical.take_off(uid)
+            return
+        if verb == "leave":
+            uid, laid = self.lay(line, args[0])
+            if laid:
+                self.wait_read(line)
+            return
+        if verb == "stack":
+            under = physical.on_spot()
+            uid, laid = self.lay(line, args[0])
+            if laid:
+                self.wait_read(line)
+            for u in under:  # no confirmation: the card under it slid out
+                physical.take_off(u)
+            self.confirmed(line, uid, laid)
+            return
+        first, laid = self.lay(line, args[0], 0, 0)  # askew: 8 mm apart, both answer
+        second = self.lay(line, args[1], 8, 0)[0]
+        if laid:
+            self.wait_read(line)
+        physical.take_off(second)  # the table said two cards: the second taken back
+        self.confirmed(line, first, laid)
+
+    def deck(self, line):
+        """Which deck the cards of this line are of (the game in play's)."""
+        game = self.table.game
+        if game is not None and game is not self.deck_of:
+            self.deck_of = game
+            self.spanish = declaration(self.table.about()["game"]).DECK == "spanish"
+
+    def wait_read(self, line):
+        """The table runs until it has taken a read (or _CONFIRM_MS): kept first, as it lies."""
+        self.done(line - 1)
+        end = self.clock.now + _CONFIRM_MS
+        before = self.reads()
+        while self.clock.now < end and self.table.running and self.reads() == before:
+            self.physical.tick()
+            self.table.step()
+            self.clock.sleep_ms(SCAN_MS)
+
+    def confirmed(self, line, uid, laid=True):
+        """A card (or tag) laid on the spot: read by the table, then moved off it, as a
+        player does (docs/scripts.md, `card`). Kept as it lies first: a kill from here
+        finds it lying there on restart, where the board read it as it came up, and this
+        line moves it off (`laid` False). On a table `piled` (the old way: every card left
+        on the last) it stays."""
+        if self.physical.piled:
+            return
+        if laid:
+            self.wait_read(line)
+        self.physical.take_off(uid)
+
+    def reads(self):
+        """The reads the table has taken (what its confirmation shows a player, the card
+        spot's light and tone where a table has them: a read done, its events on flash).
+        The player moves a card off once its read is taken."""
+        cards = self.table.sense.cards if self.table.sense else None
+        return cards.reads if cards else 0
 
     def send(self, line, words):
         """A host command, put on the wire as the host would (frame, CRC, decoder)."""
@@ -366,15 +451,16 @@ class Capture:
         return out
 
 
-def play(path, hw_dir, boot="00000000", state=None, start=0):
+def play(path, hw_dir, boot="00000000", state=None, start=0, piled=False):
     """Plays a script file through the firmware in this process; returns the events.
-    `start`: the board's tick counter at the start (clock.VirtualClock)."""
+    `start`: the board's tick counter at the start (clock.VirtualClock); `piled`: every card
+    left on the last, on the reader (the table before its card spot: PhysicalTable.piled)."""
     with open(path) as f:
         settings = read(f)
     t = Capture()
     # the module's ring, as a board has one (a boot clears it): a second 16 KB one would not
     # fit beside the simulator at an ESP32's heap
-    Sim(settings, path, VirtualClock(start=start), t, boot, hw_dir, None, state).run()
+    Sim(settings, path, VirtualClock(start=start), t, boot, hw_dir, None, state, piled=piled).run()
     return t.events()
 
 

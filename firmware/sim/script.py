@@ -218,6 +218,10 @@ _NEEDS = const(
         ("ball", "goals"),
         ("clear", "goals"),
         ("card", "cards"),
+        ("leave", "cards"),
+        ("take", "cards"),
+        ("stack", "cards"),
+        ("pair", "cards"),
     )
 )
 
@@ -255,14 +259,15 @@ def _check_args(n, verb, args, index, game=None, playing=None, decl=None):
         _square(n, args[0])
         _square(n, args[1])
         return args
-    if verb == "card":
-        _count(n, verb, args, 1)
+    if verb in ("card", "leave", "take", "stack", "pair"):  # the card spot's actions
+        _count(n, verb, args, 2 if verb == "pair" else 1)
         from games.settings import card
 
-        try:  # in the deck of the game played (es:12B: Spanish)
-            card(args[0], decl.DECK if decl else None)
-        except ValueError as e:
-            raise ScriptError(n, str(e))
+        for a in args:
+            try:  # in the deck of the game played (es:12B: Spanish)
+                card(a, decl.DECK if decl else None)
+            except ValueError as e:
+                raise ScriptError(n, str(e))
         return args
     if verb == "tag":
         _count(n, verb, args, 1)
@@ -283,6 +288,17 @@ def _check_args(n, verb, args, index, game=None, playing=None, decl=None):
         if args[0] not in _BUTTONS:
             raise ScriptError(n, "unknown button %r; one of: %s" % (args[0], " ".join(_BUTTONS)))
         return args
+    if verb == "rail":  # the sensors' supply: cut, back, or at a voltage (sagging)
+        _count(n, verb, args, 1)
+        if args[0] in ("off", "on"):
+            return args
+        from games.settings import digits
+
+        if not digits(args[0]) or len(args[0]) > 4 or int(args[0]) > 6000:
+            raise ScriptError(
+                n, "rail takes off, on, or the sensors' supply in mV (0-6000), got %r" % args[0]
+            )
+        return [int(args[0])]
     if verb in ("reset", "gather"):
         _count(n, verb, args, 0)
         return args

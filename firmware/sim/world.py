@@ -5,7 +5,8 @@
 # firmware can see the change, the table and the last script line done are written here
 # (write, then rename: a kill leaves the old file or the new, never half of one). A line
 # cut short by a kill is done again on restart: every action either changes the table in
-# one step (card, ball) or can be repeated (lift, place, move, wait); a host command sent
+# one step (ball) or can be repeated (lift, place, move, wait, a card laid on the spot and
+# moved off once read: laid again, it is the same card lying there); a host command sent
 # again carries the same id and is not done twice (table.Table.command).
 import json
 import os

@@ -38,8 +38,8 @@ SCAN_SLOW = 0.9  # below 90 % of it, moves are seen late and the selftest says s
 
 def judge(r: dict) -> tuple[list[str], bool]:
     """A selftest report in words, and whether all is well. Every check that fails says
-    so: the reader, the chain, stuck or missing sensors, and a scan loop too slow (or a
-    report with no rate at all)."""
+    so: the reader, the sensors' supply, the chain, stuck or missing sensors, and a scan
+    loop too slow (or a report with no rate at all)."""
     lines, problems = [], []
     lines.append(
         f"reader: {r.get('reader')}"
@@ -47,6 +47,11 @@ def judge(r: dict) -> tuple[list[str], bool]:
     )
     if r.get("reader") not in ("ok", "none fitted"):
         problems.append("the reader")
+    rail = r.get("sensor_rail")  # the sensors' 5 V supply (firmware/hal/rail.py)
+    if rail is not None:
+        lines.append(f"sensor supply: {rail} ({r.get('sensor_rail_mv')} mV)")
+        if rail != "ok":
+            problems.append("the sensors' supply")
     chain = r.get("chain", "none fitted")
     lines.append(f"sensor chain: {chain}")
     if chain not in ("ok", "none fitted"):

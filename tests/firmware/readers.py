@@ -73,8 +73,10 @@ def random_uids(rng, n, size=7):
     return out
 
 
-def lay(chip, uids):
-    return [chip.lay(Tag(u)) for u in uids]
+def lay(chip, uids, apart=8):
+    """The tags laid in the field, `apart` mm from each other (a row, splayed: farther than
+    sim/chips/ntag213.py's ALIGNED_MM, they answer; 0: all on one spot, a pile)."""
+    return [chip.lay(Tag(u), k * apart) for k, u in enumerate(uids)]
 
 
 def rng(seed):

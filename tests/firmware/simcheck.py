@@ -14,9 +14,10 @@ def _write(name, text):
     return path
 
 
-def run(script, positions=None):
+def run(script, positions=None, piled=False):
     """Events (heartbeats left out) of a table script; `positions`: name -> T4 dict, written
-    next to the script for its `position` lines."""
+    next to the script for its `position` lines; `piled`: every card left on the last on the
+    reader, as the table was before its card spot (sim.physical.PhysicalTable.piled)."""
     import json
     import os
 
@@ -29,7 +30,8 @@ def run(script, positions=None):
             os.remove(state + "/" + name)
     except OSError:
         pass
-    return [e for e in play(path, "hardware", state=state) if e["type"] != "heartbeat"]
+    evs = play(path, "hardware", state=state, piled=piled)
+    return [e for e in evs if e["type"] != "heartbeat"]
 
 
 def of(events, kind):

@@ -112,6 +112,7 @@ class Regs:
         self.w(0x04, 0x7F)
         self.w(0x0A, 0x80)
         self.w(0x09, *data)
+        self.w(0x0D, framing)  # the bit count first, StartSend clear [9.3.1.14]
         self.w(0x01, 0x0C)
         self.w(0x0D, 0x80 | framing)
         clock.us += wait_us
@@ -129,7 +130,7 @@ def chip_with(*uids, **kw):
     regs.w(0x2C, 0x00)
     regs.w(0x2D, 99)  # 2.5 ms
     regs.w(0x14, 0x83)  # antenna on
-    tags = [chip.lay(Tag(u)) for u in uids]
+    tags = [chip.lay(Tag(u), 10 * k) for k, u in enumerate(uids)]  # apart: each answers
     return chip, regs, clock, tags
 
 
@@ -206,6 +207,112 @@ def test_collision_position_counts_the_rx_align_offset():
     regs.transceive(bytes((REQA,)), 7, clock)
     irq, data = regs.transceive(bytes((0x93, 0x33, CT, 0x04)), 0x33, clock)
     assert irq & 0x02 and regs.r(0x0E) & 0x1F == 4
+
+
+def test_a_frame_goes_on_startsend_in_transceive_not_on_any_write():
+    # [10.3.1.8] Transceive sends only once StartSend is set [9.3.1.14]; the frame's bit
+    # count is what BitFramingReg holds then
+    chip, regs, clock, (t,) = chip_with(bytes.fromhex("04A3192261AB80"))
+    regs.w(0x01, 0x00)
+    regs.w(0x0A, 0x80)
+    regs.w(0x09, REQA)
+    regs.w(0x0D, 0x07)
+    assert chip.exchanges == 0  # StartSend with no Transceive: nothing
+    regs.w(0x01, 0x0C)
+    assert chip.exchanges == 0  # Transceive, StartSend clear: waiting
+    regs.w(0x0D, 0x87)
+    assert chip.exchanges == 1 and t.state == 2  # sent as 7 bits: the tag woke (READY)
+    regs.w(0x0D, 0x87)  # StartSend written again while set: no second frame
+    assert chip.exchanges == 1 and chip.violations == []
+
+
+def test_transceive_with_startsend_left_set_is_a_violation_and_cuts_the_frame():
+    # the old driver's order: Transceive written while the last frame's StartSend and bit
+    # count (7, REQA's) were still in BitFramingReg
+    chip, regs, clock, (t,) = chip_with(bytes.fromhex("04A3192261AB80"))
+    regs.transceive(bytes((REQA,)), 7, clock)  # in order: the ATQA comes, the tag is READY
+    assert t.state == 2 and chip.violations == []
+    regs.w(0x01, 0x00)
+    regs.w(0x04, 0x7F)
+    regs.w(0x0A, 0x80)
+    regs.w(0x09, 0x93, 0x20)  # ANTICOLLISION, 16 bits...
+    regs.w(0x01, 0x0C)  # ...but StartSend is still set: it goes now, as 15 bits
+    assert chip.exchanges == 2
+    assert any("StartSend still set" in v for v in chip.violations), chip.violations
+    assert any("last frame's bit count" in v for v in chip.violations), chip.violations
+    regs.w(0x0D, 0x80)  # the bit count set too late: no new frame
+    clock.us += 5000
+    assert chip.exchanges == 2 and not regs.r(0x04) & 0x20  # no answer: the tag took an error
+    assert t.state == 1  # READY -> IDLE [14443-3 6.3.3]
+
+
+def test_transceive_given_up_before_startsend_is_a_violation():
+    chip, regs, clock, _ = chip_with(bytes.fromhex("04A3192261AB80"))
+    regs.w(0x09, REQA)
+    regs.w(0x0D, 0x07)
+    regs.w(0x01, 0x0C)
+    regs.w(0x01, 0x00)  # Idle: the Transceive never sent its frame
+    assert chip.exchanges == 0
+    assert any("before StartSend" in v for v in chip.violations), chip.violations
+
+
+def test_receiver_gain_reset_value_and_table():
+    chip, regs, clock, _ = chip_with()
+    assert regs.r(0x26) == 0x48 and chip.rx_gain_db() == 33  # reset [9.3.3.6]
+    regs.w(0x26, 0x78)
+    assert chip.rx_gain_db() == 48
+    regs.w(0x01, 0x0F)  # SoftReset: back to 33 dB
+    clock.us += 2000
+    assert chip.rx_gain_db() == 33
+
+
+def test_two_stickers_aligned_detune_and_neither_answers():
+    # [ntag213.py STACK]: stacked precisely, 0 reads in 20, not even two; apart, each answers
+    # and they collide as single tags do
+    a, b = bytes.fromhex("04A3192261AB80"), bytes.fromhex("04B7C10E22F390")
+    for dx, dy in ((0, 0), (1, 1), (3, -3), (4, 0)):  # within ALIGNED_MM (5) of each other
+        chip, regs, clock, (ta,) = chip_with(a)
+        tb = chip.lay(Tag(b), dx, dy)
+        assert ta.state == 0 and tb.state == 0, (dx, dy)  # detuned: unpowered
+        irq, data = regs.transceive(bytes((WUPA,)), 7, clock)
+        assert not irq & 0x20 and data == b"", (dx, dy)  # nobody answers
+    for dx, dy in ((5, 0), (0, -7), (20, 15)):
+        chip, regs, clock, (ta,) = chip_with(a)
+        tb = chip.lay(Tag(b), dx, dy)
+        assert ta.state == 1 and tb.state == 1
+        regs.transceive(bytes((WUPA,)), 7, clock)
+        irq, data = regs.transceive(bytes((0x93, 0x20)), 0, clock)
+        assert irq & 0x22 == 0x22 and regs.r(0x06) & 0x08, (dx, dy)  # both answer: CollErr
+
+
+def test_a_sticker_left_alone_again_powers_up_fresh():
+    a, b = bytes.fromhex("04A3192261AB80"), bytes.fromhex("04B7C10E22F390")
+    chip, regs, clock, (ta,) = chip_with(a)
+    regs.transceive(bytes((REQA,)), 7, clock)
+    regs.transceive(bytes((0x93, 0x20)), 0, clock)
+    ta.b[0] = 4  # as if read and halted
+    tb = chip.lay(Tag(b))  # laid on top of it, aligned: both lose their power
+    assert ta.state == 0 and tb.state == 0
+    chip.lift(b)  # the top one taken off: the one under it powers up, its HALT forgotten
+    assert ta.state == 1
+    irq, data = regs.transceive(bytes((REQA,)), 7, clock)
+    assert irq & 0x20 and data == b"\x44\x00"
+    tb = chip.lay(Tag(b))
+    chip.lift(a)  # or the one under it slid out: the top one answers
+    assert tb.state == 1 and chip.tags == [tb]
+
+
+def test_a_pile_of_aligned_stickers_answers_nothing_and_its_top_card_neither():
+    # the table before its card spot: every card laid on the last, all over the antenna
+    chip, regs, clock, _ = chip_with()
+    r0 = rng(5)
+    for k in range(52):
+        u = bytes([4] + [r0.below(256) for _ in range(6)])
+        chip.lay(Tag(u), r0.below(3) - 1, r0.below(3) - 1)  # each within a mm of the spot
+        if k:
+            irq, _ = regs.transceive(bytes((WUPA,)), 7, clock)
+            assert not irq & 0x20, k
+    assert all(t.state == 0 for t in chip.tags)
 
 
 def test_crc_coprocessor():

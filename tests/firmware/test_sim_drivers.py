@@ -264,11 +264,28 @@ def test_ten_tags_at_once_are_all_read():
     check_all_read_once(random_uids(r0, 3, 4) + random_uids(r0, 4, 7) + random_uids(r0, 3, 10))
 
 
-def test_a_deck_lying_on_the_reader_is_read_once_each():
+def test_fifty_two_tags_apart_in_the_field_are_read_once_each():
+    # the anticollision at a deck's scale, the tags laid apart (readers.lay): where they lie
+    # is not the field's (a pile of them would detune: test_sim_chips), the bit frame's is
     r0 = rng(52)
     for _ in range(3):
         r = check_all_read_once(random_uids(r0, 52))
     assert r.errors == 0
+
+
+def test_a_pile_of_aligned_cards_reads_none_but_the_first_laid_alone():
+    chip, r, clock = ready()
+    uids = random_uids(rng(53), 5)
+    lay(chip, uids[:1], 0)
+    assert read_all(r, clock) == uids[:1]
+    for k in range(1, 5):
+        lay(chip, uids[k : k + 1], 0)  # laid on the pile, aligned with the cards under it
+        assert read_all(r, clock) == [], k
+    chip.lift(uids[4])
+    chip.lift(uids[3])
+    chip.lift(uids[2])
+    chip.lift(uids[1])  # all but the first taken off: it powers up again, read again
+    assert read_all(r, clock) == uids[:1]
 
 
 def test_a_tag_leaving_mid_exchange_is_not_reported_and_the_rest_are():

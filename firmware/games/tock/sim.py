@@ -4,10 +4,9 @@
 
 
 def simulated(physical, game, fresh):
-    """The simulator's physical table (sim/physical.py) for a game of Tock: a deck with the
-    ruleset's jokers, and on a `fresh` table (not one standing from before a kill) the pawns
-    of a new game on their squares. True when pieces were placed."""
-    physical.deck = 52 + game.pos.flags["jokers"]
+    """The simulator's physical table (sim/physical.py) for a game of Tock: on a `fresh`
+    table (not one standing from before a kill) the pawns of a new game on their squares.
+    True when pieces were placed."""
     if fresh and not game.resumed:
         physical.set_position(game.pos)
         return True

@@ -27,6 +27,11 @@ HALL_PARTS = {
 }
 
 
+# [DRV5032] [DRV5033] Recommended Operating Conditions: the lowest supply each family works at
+# (mV); below it the output is released (sim/chips/rail.py cuts the supply)
+_VCC_MIN = {"DRV5032": 1650, "DRV5033": 2500}
+
+
 class HallSwitches:
     """n Hall switches of one part. `set(i, present, now)` is the physical truth (a magnet's
     flux over sensor i above B_OP or not); `levels(now)` the electrical outputs, bit i = 1
@@ -58,6 +63,9 @@ class HallSwitches:
         self.phase = array("H", [rng.below(period) for _ in range(n)] if self.period else [])
         self._at = array("i", [now] * n if self.period else [])  # sensor i last brought up to date
         self._pending = []  # sensors whose output may lag their field
+        self.vcc_min = _VCC_MIN[part[:7]]
+        self.powered = True  # the supply at or above vcc_min (supply)
+        self._floating = None  # the outputs while unpowered: released, HIGH on pull-ups
 
     def _update(self, i, now):
         if self.period:
@@ -89,8 +97,22 @@ class HallSwitches:
     def present(self, i):
         return self.field[i >> 3] >> (i & 7) & 1
 
+    def supply(self, mv, now):
+        """The sensors' supply is `mv`: below vcc_min every output is released (an open-drain
+        one reads HIGH through the board's pull-up: no magnet seen, on every square; a
+        push-pull one unpowered is taken for the same, its body diodes not modelled); back
+        above it, each sensor starts over (power_up)."""
+        on = mv >= self.vcc_min
+        if on and not self.powered:
+            self.power_up(now)
+        self.powered = on
+
     def levels(self, now):
         """The outputs at `now` (bit i = 1: HIGH). Not a copy: read it before the next call."""
+        if not self.powered:
+            if self._floating is None:
+                self._floating = bytearray(b"\xff" * len(self.out))
+            return self._floating
         pending = self._pending
         k = 0
         while k < len(pending):

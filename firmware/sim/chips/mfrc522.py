@@ -5,7 +5,7 @@
 from micropython import const
 
 from sim.chips import Pin, Rng
-from sim.chips.ntag213 import ACTIVE, HALT, IDLE, READY, REQA, WUPA, Tag, crc_a
+from sim.chips.ntag213 import ACTIVE, HALT, IDLE, READY, REQA, WUPA, Tag, coupled, crc_a
 
 # registers [MFRC522 9.2]
 _COMMAND = const(0x01)
@@ -23,6 +23,7 @@ _RX_MODE = const(0x13)
 _TX_CONTROL = const(0x14)
 _CRC_H = const(0x21)
 _CRC_L = const(0x22)
+_RF_CFG = const(0x26)
 _T_MODE = const(0x2A)
 _T_PRESCALER = const(0x2B)
 _T_RELOAD_H = const(0x2C)
@@ -67,6 +68,9 @@ _RX_IRQ = const(0x20)
 _IDLE_IRQ = const(0x10)
 _ERR_IRQ = const(0x02)
 _TIMER_IRQ = const(0x01)
+_START_SEND = const(0x80)  # BitFramingReg [9.3.1.14]
+# RFCfgReg RxGain, bits 6-4 [9.3.3.6, table 98]: the receiver's gain in dB
+RX_GAIN_DB = (18, 23, 18, 23, 33, 38, 43, 48)
 # ErrorReg bits [MFRC522 9.3.1.7]
 _BUFFER_OVFL = const(0x10)
 _COLL_ERR = const(0x08)
@@ -104,6 +108,19 @@ class MFRC522Chip:
     as the FIFO stores them, so the RxAlign offset is included (bit 1 = bit 0 of the first FIFO
     byte) [9.3.1.15 "bit position of the first detected collision in a received frame"].
 
+    Strict about the order of an exchange [10.3.1.8 Transceive: "each transmit process must
+    be started by setting the BitFramingReg register's StartSend bit to logic 1"; 9.3.1.14]:
+    a frame goes on the air when Transceive is the command and StartSend is set, whichever
+    came second, not on any register write. StartSend is kept as written: the datasheet says
+    it starts a transmission, not that it clears itself, and the reference drivers clear it
+    themselves (miguelbalboa/rfid writes BitFramingReg before every command, wendlers'
+    micropython-mfrc522 clears the bit after every exchange). Recorded as violations: a
+    Transceive written while StartSend is still set (its frame leaves at once, with
+    whatever bit count BitFramingReg held), a frame sent with BitFramingReg not written for
+    it (the last frame's bit count), and a Transceive given up before StartSend (nothing
+    was sent). RFCfgReg's receiver gain is kept and reported (rx_gain_db); the field's
+    strength and the receiver's sensitivity are not modelled, so no range depends on it.
+
     Faults to inject: `hang()` (commands never end until a reset), `brownout()` (every
     register back to its reset value, silently), `answer = False` (no chip: MISO stays low),
     `noise` (the chance that a tag's answer reaches the chip damaged: a parity error, two bits
@@ -130,6 +147,8 @@ class MFRC522Chip:
         self._field = False
         self._crc = None  # CalcCRC running: the CRC so far
         self._ex = None  # the exchange on the air: see _transmit
+        self._armed = False  # Transceive written, its frame not sent yet (StartSend awaited)
+        self._framed = False  # BitFramingReg written since the last frame went
         self._ready_at = 0
         self.exchanges = 0
         self._reset()
@@ -158,6 +177,8 @@ class MFRC522Chip:
         self._ex = None
         self._crc = None
         self._hung = False
+        self._armed = False
+        self._framed = False
         self._set_field()
         self._ready_at = self.now() + self.startup_us
 
@@ -181,6 +202,10 @@ class MFRC522Chip:
         self._powered = True
         self._reset()
 
+    def rx_gain_db(self):
+        """The receiver's gain RFCfgReg sets [9.3.3.6]."""
+        return RX_GAIN_DB[(self.regs[_RF_CFG] >> 4) & 0x07]
+
     def hang(self):
         self._hung = True
 
@@ -199,29 +224,54 @@ class MFRC522Chip:
     def _set_field(self):
         on = self._powered and not self.regs[_COMMAND] & 0x10 and self.regs[_TX_CONTROL] & 0x03
         if on and not self._field:
-            for t in self.tags:
-                t.power(True)
             self._field = True
+            for t in self.tags:
+                t.power(False)
+            self._couple()
         elif not on:
             self._field_off()
 
+    def _couple(self):
+        """Powers the tags the field can power: a tag lying within ALIGNED_MM of another
+        detunes with it and stays off [ntag213.py: STACK, COIL]; one that no longer does
+        powers up fresh (IDLE), one that now does loses its state."""
+        tags = self.tags
+        for t in tags:
+            detuned = False
+            for u in tags:
+                if u is not t and coupled(t, u):
+                    detuned = True
+                    break
+            on = self._field and not detuned
+            if on != (t.state != 0):
+                t.power(on)
+
     # --- what the simulator does with tags ---------------------------------------------
 
-    def lay(self, tag):
-        """A tag enters the field (Tag or UID bytes); powered at once if the field is on."""
+    def lay(self, tag, x=0, y=0):
+        """A tag enters the field (Tag or UID bytes), its sticker at (x, y) mm from the card
+        spot's centre; powered at once if the field is on and no other sticker lies within
+        ALIGNED_MM of it (those it couples with lose their power too)."""
         if not isinstance(tag, Tag):
             tag = Tag(tag)
-        tag.power(self._field)
+        tag.x = x
+        tag.y = y
+        tag.power(False)
         self.tags.append(tag)
+        self._couple()
         return tag
 
     def lift(self, uid=None):
-        """A tag leaves the field (every tag if uid is None)."""
+        """A tag leaves the field (every tag if uid is None); one it detuned powers up."""
+        for t in self.tags:
+            if uid is None or t.uid == bytes(uid):
+                t.power(False)  # out of the field
         if uid is None:
             self.tags = []
         else:
             uid = bytes(uid)
             self.tags = [t for t in self.tags if t.uid != uid]
+        self._couple()
 
     # --- SPI [MFRC522 8.1.2] -----------------------------------------------------
 
@@ -291,6 +341,9 @@ class MFRC522Chip:
             if cmd == _SOFT_RESET:
                 self._reset()
                 return
+            if self._armed and cmd != _NO_CMD_CHANGE:
+                self._armed = False
+                self.violate("Transceive ended before StartSend: its frame never went [10.3.1.8]")
             was_down = regs[_COMMAND] & 0x10
             regs[_COMMAND] = (v & 0x30) | (regs[_COMMAND] & 0x0F if cmd == _NO_CMD_CHANGE else cmd)
             if was_down and not v & 0x10:  # leaving soft power-down: the oscillator restarts
@@ -305,6 +358,13 @@ class MFRC522Chip:
                 self._crc_feed()
             elif cmd == _TRANSCEIVE:
                 self._ex = None
+                self._armed = True
+                if regs[_BIT_FRAMING] & _START_SEND:
+                    self.violate(
+                        "Transceive written with StartSend still set: the frame left at once, "
+                        "with the bit count BitFramingReg held [9.3.1.14, 10.3.1.8]"
+                    )
+                    self._transmit()
             elif cmd != _NO_CMD_CHANGE:
                 self.violate("command %Xh is not modelled" % cmd)
             self._set_field()
@@ -337,11 +397,18 @@ class MFRC522Chip:
             return
         if reg in (_TX_MODE, _RX_MODE) and v & 0x80:
             self.violate("the chip's own CRC (TxCRCEn/RxCRCEn) is not modelled")
+        if reg == _BIT_FRAMING:
+            # a frame starts as StartSend is set in Transceive [10.3.1.8]; the bit count is
+            # this frame's from here on
+            start = v & _START_SEND and not regs[reg] & _START_SEND
+            regs[reg] = v
+            self._framed = True
+            if start and regs[_COMMAND] & 0x0F == _TRANSCEIVE:
+                self._transmit()
+            return
         regs[reg] = v
         if reg == _TX_CONTROL:
             self._set_field()
-        elif reg == _BIT_FRAMING and v & 0x80 and regs[_COMMAND] & 0x0F == _TRANSCEIVE:
-            self._transmit()
 
     # --- FIFO [MFRC522 8.3] ---------------------------------------------------------
 
@@ -388,6 +455,13 @@ class MFRC522Chip:
         last byte), the tags in the field answer, the receiver takes it into the FIFO."""
         regs = self.regs
         self.exchanges += 1
+        if not self._framed:
+            self.violate(
+                "a frame sent with the last frame's bit count: BitFramingReg not written for it "
+                "[9.3.1.14 TxLastBits]"
+            )
+        self._armed = False
+        self._framed = False
         data = bytes(self._fifo[self._fr : self._fn])
         self._flush()
         last = regs[_BIT_FRAMING] & 0x07

@@ -3,8 +3,23 @@
 #              9.4 ATQA and SAK)
 #   [14443-3]  ISO/IEC 14443-3:2001 Type A (6.2 frames, timing and CRC_A, 6.3 PICC states,
 #              6.4 command set and the anticollision loop, Annex B CRC_A)
-# Not expressed: the field's strength and the coupling between tags (stacked tags, a tag at
-# the edge of the field: power_off() and power_on() stand in for it), memory reads and writes.
+#   [STACK]    bitexperts.com, "Can you stack multiple NFC cards on top of each other in your
+#              wallet" (NTAG203 cards and stickers, two phones as readers): stacked precisely
+#              on top of each other, none read, "not even 2 cards", 0 of 20 attempts; they
+#              "slowly start working once you introduce more and more misalignment". And
+#              tlfong01.blog, "Can RFID read stacked cards?" (an RC522 and a PN532): a stack
+#              of two cards stops the reader; splayed, it complains (collisions).
+#   [COIL]     NXP AN12342, Card Coil Design Guide: a card's coil and capacitor are a resonant
+#              circuit tuned near 13.56 MHz; what couples to it (another card's coil) shifts
+#              its resonance away, and the power it takes from the field falls.
+# Coupling, as modelled (coupled, below): two stickers whose centres lie within ALIGNED_MM
+# of each other, both over the antenna, detune each other and neither answers: taken here
+# for unpowered (POWER-OFF, its state lost), as a tag that cannot draw the field's energy;
+# a real one might keep its state and only fail to answer. Farther apart they answer as
+# single tags do, and collide. Not expressed: the gradual return between the two (the
+# measurement's "slowly"), how far apart is far enough (ALIGNED_MM is the "few millimetres"
+# of the card spot's outline, not a measured figure), the field's strength and its edge, a
+# stack of more than two (each detunes the others the same), memory reads and writes.
 from micropython import const
 
 _OFF = const(0)  # [14443-3 6.3.1] POWER-OFF: no field
@@ -19,6 +34,15 @@ WUPA = 0x52  # [14443-3 6.4.2] short frame, 7 bits
 HLTA = 0x50  # [14443-3 6.4.4] 50 00 + CRC_A
 SEL = (0x93, 0x95, 0x97)  # [14443-3 6.4.3.2] cascade levels 1-3
 CT = 0x88  # [14443-3 6.4.4 / 6.5.4] the cascade tag: first byte of every level but the last
+ALIGNED_MM = const(5)  # stickers closer than this, centre to centre, detune each other [STACK]
+
+
+def coupled(a, b):
+    """Whether tags `a` and `b` (in the same field) lie close enough to detune each other:
+    their stickers within ALIGNED_MM [STACK, COIL]."""
+    dx = a.x - b.x
+    dy = a.y - b.y
+    return dx * dx + dy * dy < ALIGNED_MM * ALIGNED_MM
 
 
 def crc_a(data, n, preset=0x6363):
@@ -36,7 +60,11 @@ class Tag:
     """An ISO/IEC 14443-3 Type A tag with a 4-, 7- or 10-byte UID, as it answers a reader.
     NTAG213 stickers: 7 bytes, ATQA 0044h, SAK 00h [NTAG 9.4]. A deck of them lies in the
     simulated field, so a tag is one bytearray: state, cascade level, from HALT, SAK, UID
-    size, the UID, then each cascade level's 4 bytes and BCC."""
+    size, the UID, then each cascade level's 4 bytes and BCC. Where its sticker lies over
+    the antenna (x, y, in mm from the card spot's centre) says whom it couples with."""
+
+    x = 0
+    y = 0
 
     def __init__(self, uid, sak=None):
         uid = bytes(uid)

@@ -12,6 +12,7 @@ from sim.chips.drv5032 import HallSwitches
 from sim.chips.hc165 import ChainSPI, HC165Chain
 from sim.chips.mfrc522 import MFRC522Chip
 from sim.chips.ntag213 import Tag
+from sim.chips.rail import RailADC, SupplyRail
 from sim.chips.spi import SPIBus
 
 PWRON_RESET = 1
@@ -79,6 +80,23 @@ class Pin:
 
     def value(self, v=None):
         return self._wire.value(v)
+
+
+# the sensors' rail (knob "rail_mv": its voltage, nominal if not given) through the divider
+_RAIL = SupplyRail(int(_MAP["sensor_rail"].get("volts", 5.0) * 1000))
+_RAIL.mv = _KNOBS.get("rail_mv", _RAIL.mv)
+_SENSORS.supply(_RAIL.mv, time.ticks_ms())
+
+
+class ADC:
+    ATTN_11DB = 3
+
+    def __init__(self, pin, atten=0):
+        _log("adc", pin.id, atten)
+        self._adc = RailADC(_RAIL, _MAP["sensor_rail"]["ratio"])
+
+    def read_uv(self):
+        return self._adc.read_uv()
 
 
 def SPI(id, baudrate=500000, polarity=0, phase=0, sck=None, mosi=-1, miso=None):
