@@ -5,11 +5,14 @@
 #   MICROPYPATH=build/mpy micropython -X heapsize=64k -m sim.run SCRIPT [--realtime]
 #       [--speed K] [--wait-host [--live-wait]] [--linger] [--boot HEX] [--journal FILE]
 #       [--ring BYTES] [--flash-ms MS]
-#       [--state DIR] [--world FILE] [--ticks-start MS]
+#       [--state DIR] [--world FILE] [--ticks-start MS] [--net SSID PASSWORD] [--air FILE]
 #   (run from firmware/; `plateau sim`, `plateau chaos` and `plateau resets` do all this;
 #   --state is the simulated flash, --world the physical table kept across kill -9:
 #   sim/world.py; --ticks-start: what the board's tick counter reads at the start, -5000 for
-#   5 s before it wraps, as on a board up 12.4 days: clock.VirtualClock)
+#   5 s before it wraps, as on a board up 12.4 days: clock.VirtualClock; --net: a Wi-Fi
+#   network the simulated room has, which a table set up with `wifi` joins (sim/wlan.py),
+#   its broker reached through this machine's sockets; --air: while that file exists the
+#   access point is off, as if unplugged)
 # The ring's store must be one block of the heap: take it before the imports fragment it.
 from link.ring import Ring
 
@@ -83,6 +86,9 @@ class Sim:
         self.linger = False  # at the script's end the board stays on (--linger): see run()
         self.boots = 0
         self.world = world  # sim/world.py: the table and the script line, across kill -9
+        self.networks = {}  # the room's Wi-Fi: ssid -> [password, rssi, up] (sim/wlan.py)
+        self.air = None  # a file: while it exists, the access points are off (--air)
+        self._passes = 0
         self.done_line = 0  # script lines up to this one are done (a restart skips them)
         stood = world.load() if world else None
         if stood:
@@ -137,9 +143,40 @@ class Sim:
             settings,
             link,
             SimTable,
+            self.station,
         )
         self.link = self.table.link
         self.game = self.table.game  # the game saved on flash, maybe of another kind
+
+    def station(self):
+        """The board's Wi-Fi station on this boot: the real driver (hal/wlan.py) on the
+        stand-in for the port's network.WLAN, in the room's networks (they outlive it)."""
+        from hal.wlan import Wlan
+        from sim.wlan import SimWLAN
+
+        radio = SimWLAN(self.clock)
+        radio.networks = self.networks
+        return Wlan(radio)
+
+    def weather(self):
+        """--air: the access points go off while the harness's file exists."""
+        self._passes += 1
+        if self.air is None or self._passes % 64:
+            return
+        import os
+
+        try:
+            os.stat(self.air)
+            up = False
+        except OSError:
+            up = True
+        net = self.table.net
+        for ssid in self.networks:
+            if self.networks[ssid][2] != up:
+                if net:
+                    net.wlan._if.outage(ssid, up)  # noticed as a board notices it
+                else:
+                    self.networks[ssid][2] = up
 
     def reset(self):
         """The `reset` action: the power goes and comes back."""
@@ -159,6 +196,8 @@ class Sim:
         while self.clock.now < end and self.table.running:
             self.physical.tick()
             self.table.step()
+            if self.networks:
+                self.weather()
             self.clock.sleep_ms(SCAN_MS)
 
     def wait_host(self, until, limit_ms, say=None, live=False):
@@ -205,6 +244,8 @@ class Sim:
                 if not self.table.running:
                     return
             self.advance(END_MS)
+            if self.table.net:  # on Wi-Fi: the board stays on until the broker has it all
+                self.published()
             if self.journal:
                 self.journal.write(
                     '{"boot":"%s","end":%d,"t":%d}\n'
@@ -220,6 +261,15 @@ class Sim:
                 self.link.tell({"type": "sim_end"})
         finally:
             self.transport.repl_mode()
+
+    def published(self):
+        """Runs on (real time: the broker's) until the broker acknowledged every event."""
+        link = self.link
+        t0 = time.ticks_ms()
+        while link.acked < link.seq and self.table.running and self.table.net:
+            if time.ticks_diff(time.ticks_ms(), t0) > _HOST_WAIT_MS:
+                break
+            self.advance(100)
 
     def act_once(self, action):
         if self.table.running and action[0] > self.done_line:
@@ -434,6 +484,7 @@ def main(argv):
         clock = PacedClock(float(speed), start)
     ring = option(argv, "--ring")  # a smaller ring: the chaos harness makes it lose events
     journal = option(argv, "--journal")
+    net = argv.index("--net") if "--net" in argv else None
     world = option(argv, "--world")
     if world:
         from sim.world import World
@@ -451,6 +502,9 @@ def main(argv):
         open(journal, "a") if journal else None,
         world,
     )
+    if net is not None:  # the room's Wi-Fi network, before anything joins
+        sim.networks[argv[net + 1]] = [argv[net + 2], -58, True]
+    sim.air = option(argv, "--air")
     sim.transport.table_mode()  # from here a 0x03 on the wire is data (P5)
     sim.linger = "--linger" in argv
     flash_ms = option(argv, "--flash-ms")
