@@ -34,7 +34,7 @@ from typing import IO, Any
 import paho.mqtt.client as mqtt
 
 from plateau import events
-from plateau.club.state import TableState
+from plateau.club.state import TableState, board_state
 from plateau.logger import scan_log
 
 TABLE = re.compile(r"[A-Za-z0-9_-]{1,32}\Z")
@@ -122,12 +122,16 @@ def open_envelope(payload: bytes) -> tuple[str, int, int, dict]:
 
 
 def open_state(payload: bytes) -> TableState:
+    """A bridge's retained state, or a stand-alone table's (its hello and snapshot:
+    club.state.board_state)."""
     if len(payload) > MAX_PAYLOAD:
         raise ValueError("state too long")
     try:
         d = json.loads(payload.decode("utf-8"))
     except (ValueError, RecursionError) as e:
         raise ValueError("not JSON") from e
+    if isinstance(d, dict) and "snapshot" in d and "view" not in d:
+        return board_state(d)
     return TableState.from_dict(d)
 
 
