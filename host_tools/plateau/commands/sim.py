@@ -58,6 +58,15 @@ def add_sim(sub, common) -> None:
         metavar="N",
         help="its heap (-X heapsize), e.g. 111936: a plain ESP32's (default: 256k)",
     )
+    s.add_argument(
+        "--wifi",
+        metavar="HOST:PORT",
+        help="a stand-alone table: set up over its USB link with the `wifi` command (a "
+        "simulated network, this broker, --table's name, the broker password from "
+        "--password-file or PLATEAU_MQTT_PASSWORD), it publishes its events straight to the "
+        "broker as plateau bridge lays them out (docs/wifi.md); the run ends once the broker "
+        "has them all",
+    )
     s.set_defaults(func=cmd_sim)
 
 
@@ -124,8 +133,11 @@ def play(
     heartbeats: bool = False,
     micropython: str | None = None,
     heap: str | None = None,
+    wifi: dict | None = None,
 ) -> int:
-    """Plays a checked script through the firmware and shows (and logs) its events."""
+    """Plays a checked script through the firmware and shows (and logs) its events. `wifi`:
+    the `wifi` command's settings (a stand-alone table): the simulated room gets that
+    network, and the table is set up with them over its USB link before it plays."""
     from plateau.logger import LogError, Logger
     from plateau.view import View
 
@@ -135,6 +147,10 @@ def play(
     except (LogError, OSError, sqlite3.Error) as e:
         raise PlateauError(str(e)) from None
     fw_args = ["--wait-host"] + (["--realtime"] if realtime else [])
+    setup = None
+    if wifi:
+        fw_args += ["--net", wifi["ssid"], wifi["password"]]
+        setup = {"cmd": "wifi", "id": "sim-wifi", **wifi}
     count = 0
     try:
         fw = Firmware(script, *fw_args, interpreter=micropython, heap=heap)
@@ -145,6 +161,15 @@ def play(
     link = HostLink(fw.port)
     try:  # whatever happens here, the simulator is stopped (never left running)
         for ev, logged in sim_events(link, fw):
+            if setup and ev.get("type") == "hello":
+                link.send(setup)  # (before the script plays on: it waited for our hello)
+            if setup and ev.get("type") == "answer" and ev.get("id") == setup["id"]:
+                if not ev["ok"]:
+                    sys.stderr.write(f"plateau sim: wifi refused: {ev.get('why')}\n")
+                    link.send({"cmd": "bye"})
+                    break
+                setup = None
+                continue
             if ev["type"] == "sim_end":
                 if link.rx.behind():
                     continue  # events still to come: the simulator says sim_end again
@@ -190,7 +215,10 @@ def cmd_sim(args: argparse.Namespace) -> int:
         raise UsageError(f"{mp} is not a MicroPython this machine can run")
     if args.heap and not re.fullmatch(r"[1-9][0-9]*[kKmM]?", args.heap):
         raise UsageError(f"--heap {args.heap}: bytes, e.g. 111936 or 256k")
+    wifi = _wifi(args) if args.wifi else None
     if args.serve:
+        if wifi:
+            raise UsageError("--wifi plays a script: not with --serve")
         from plateau.serve import serve
 
         return serve(
@@ -206,7 +234,30 @@ def cmd_sim(args: argparse.Namespace) -> int:
         heartbeats=args.heartbeats,
         micropython=mp,
         heap=args.heap,
+        wifi=wifi,
     )
+
+
+def _wifi(args: argparse.Namespace) -> dict:
+    """`--wifi`'s settings for the table: a simulated network with a password of its own for
+    the run, the broker, the table's name (--table) and its broker password (a file or
+    PLATEAU_MQTT_PASSWORD: never the command line, which other users see)."""
+    import secrets
+
+    from plateau.club.mqtt import Broker, check_table
+
+    if getattr(args, "mqtt", None):
+        raise UsageError("--wifi: the table publishes itself; --mqtt bridges a log: one of them")
+    try:
+        table = check_table(args.table or "plateau")
+        broker = Broker.parse(args.wifi, table, args.password_file)
+    except (ValueError, OSError) as e:
+        raise UsageError(f"--wifi: {e}") from None
+    out = {"ssid": "plateau-sim", "password": "sim-" + secrets.token_urlsafe(9)}
+    out.update(broker=f"{broker.host}:{broker.port}", table=table)
+    if broker.password:
+        out["secret"] = broker.password
+    return out
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
