@@ -19,6 +19,7 @@ COLLECT = sys.implementation.name == "micropython"
 
 class Table:
     station = None  # what makes the Wi-Fi station, for power.network (None: the board's)
+    net_clock = None  # the network's time (the simulator's: real time); None: the table's
 
     def __init__(self, transport, clock, link, game=None, sense=None, store=None, watchdog=None):
         self.transport = transport
@@ -259,7 +260,7 @@ class Table:
     def _network(self, net):
         """The club's broker (link/uplink.py): its bounded step; a command from the club done
         and answered there; the table as it stands, when the uplink asks for it."""
-        cmd = net.step(self.clock.ticks_ms())
+        cmd = net.step((self.net_clock or self.clock).ticks_ms())
         if cmd:
             self.receive(cmd, net.answer)
         if net.wanted:

@@ -241,7 +241,8 @@ class Uplink:
             return False
         self._push(c.publish(self._events, data, tag=line), line)
         self._next = b + 1
-        return True
+        self._greet = True  # the table as it stands follows, once the backlog is out: what
+        return True  # the scoreboard folded misses events (as the serial link's snapshot)
 
     def _envelope(self, line, prev, ev):
         return json.dumps(

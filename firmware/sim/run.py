@@ -25,7 +25,7 @@ import time  # noqa: E402
 from micropython import const  # noqa: E402
 from power import power_up  # noqa: E402
 
-from clock import VirtualClock  # noqa: E402
+from clock import BoardClock, VirtualClock  # noqa: E402
 from games import declaration  # noqa: E402
 from link.link import HEARTBEAT_MS  # noqa: E402
 from link.stdio import StdioTransport  # noqa: E402
@@ -89,6 +89,7 @@ class Sim:
         self.networks = {}  # the room's Wi-Fi: ssid -> [password, rssi, up] (sim/wlan.py)
         self.air = None  # a file: while it exists, the access points are off (--air)
         self._passes = 0
+        self.air_clock = BoardClock()  # the network's time (see power_up below)
         self.done_line = 0  # script lines up to this one are done (a restart skips them)
         stood = world.load() if world else None
         if stood:
@@ -146,6 +147,10 @@ class Sim:
             self.station,
         )
         self.link = self.table.link
+        # the network lives in real time, the broker's, whatever the table's clock does (paced
+        # faster, or standing still while the script waits for its host): a board's timeouts,
+        # keepalive and backoff, and a table left on at the end still reconnects
+        self.table.net_clock = self.air_clock
         self.game = self.table.game  # the game saved on flash, maybe of another kind
 
     def station(self):
@@ -154,7 +159,7 @@ class Sim:
         from hal.wlan import Wlan
         from sim.wlan import SimWLAN
 
-        radio = SimWLAN(self.clock)
+        radio = SimWLAN(self.air_clock)
         radio.networks = self.networks
         return Wlan(radio)
 

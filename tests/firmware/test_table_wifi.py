@@ -278,6 +278,9 @@ def test_what_the_ring_no_longer_holds_is_one_gap_and_the_rest_follows():
     have = set(seqs(taken))
     a, z, _ = gaps[0]
     assert all(s in have or a <= s <= z for s in range(1, room.table.link.seq + 1))
+    at = [i for i, (_, _, ev) in enumerate(taken) if ev["type"] == "gap"][0]
+    after = [ev["type"] for _, _, ev in taken[at:]]  # the table as it stands, for the page
+    assert "snapshot" in after, after
     wifi = [ev for _, _, ev in taken if ev["type"] == "wifi"]
     lost = [w["network"] for w in wifi if not w["connected"]]
     assert lost and lost[0] in ("joining", "no network"), wifi  # said when it was lost
