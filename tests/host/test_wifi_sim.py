@@ -71,3 +71,50 @@ def test_a_bad_broker_or_table_name_or_mqtt_beside_it_is_refused_in_one_line(tmp
         )
         assert done.returncode == 2, (extra, done.stderr)
         assert "--wifi" in done.stderr and "Traceback" not in done.stderr, done.stderr
+
+
+def test_plateau_wifi_sets_a_table_up_and_selftest_says_where_it_stands(tmp_path):
+    """`plateau wifi` over the USB port, the passwords from files; `plateau selftest` then
+    shows the network, the broker connected and the backlog, and no output holds a password."""
+    from plateau.sim import Firmware
+
+    m = start_broker(tmp_path / "broker", ["t1"])
+    script = tmp_path / "s.table"
+    script.write_text("table weykick\nwait 60000\n")
+    wpa = "wpa-" + "x7" * 6
+    fw = Firmware(script, "--wait-host", "--realtime", "--net", "club-net", wpa)
+    try:
+        (tmp_path / "wpa").write_text(wpa + "\n")
+        (tmp_path / "pw").write_text(PASSWORD.format("t1"))
+        done = subprocess.run(
+            [sys.executable, "-m", "plateau", "wifi", "--port", fw.port, "--ssid", "club-net"]
+            + ["--broker", f"127.0.0.1:{m.port}", "--table", "t1"]
+            + ["--wifi-password-file", str(tmp_path / "wpa")]
+            + ["--password-file", str(tmp_path / "pw"), "--timeout", "10"],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert done.returncode == 0 and "done: wifi set up" in done.stdout, done
+        outs = [done.stdout + done.stderr]
+        report = ""
+        for _ in range(20):  # the station's join (2 s modeled), then the broker
+            st = subprocess.run(
+                [sys.executable, "-m", "plateau", "selftest", "--port", fw.port],
+                capture_output=True,
+                text=True,
+                timeout=60,
+            )
+            outs.append(st.stdout + st.stderr)
+            report = st.stdout
+            if "broker" in report and " connected," in report:
+                break
+        assert f"wifi: table t1, network joined, signal -58 dBm, broker 127.0.0.1:{m.port}" in (
+            report
+        ), report
+        assert " connected, backlog" in report, report
+        for text in outs:
+            assert wpa not in text and PASSWORD.format("t1") not in text
+    finally:
+        fw.stop()
+        m.stop()
