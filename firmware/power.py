@@ -26,7 +26,7 @@ def power_up(
     `station`: what makes the Wi-Fi station (the simulator's stand-in; None: the board's,
     hal.wlan.build). The ring comes from the caller, taken before anything else (one block
     of the heap). The table is not yet greeted (Table.greet); it joins the network if the
-    flash holds Wi-Fi settings (a table without them loads nothing of it)."""
+    flash holds Wi-Fi settings (wifi.py: a table without them loads nothing of it)."""
     from store import Store
 
     from games import make_game
@@ -46,103 +46,15 @@ def power_up(
         from enrolment import Enrolment  # stays there, an island splitting the heap)
 
         t.enrolment = Enrolment(sense.cards, store, lk.emit)
-    t.station = station
+    if station:
+        t.station = station
     if store:
         _resume(t, store)
-        wifi, why = store.load_wifi()
-        if why:
-            t.link.emit({"type": "error", "what": "wifi", "why": why})
-        if wifi:
-            network(t, wifi)
+        if store.holds("wifi.json"):  # set up on the club's network (wifi.py: loaded then only)
+            from wifi import resume
+
+            resume(t)
     return t
-
-
-# --- Wi-Fi: the table on the club's network (issue 30; docs/wifi.md) -----------------------------
-
-# the `wifi` command's settings (link/commands.py), those it needs, and those that are secret
-_WIFI = ("ssid", "password", "broker", "table", "secret")
-_NEEDED = ("ssid", "broker", "table")
-
-
-def network(t, settings):
-    """The table on the network: its station joins, its uplink (link/uplink.py) publishes
-    the link's events to the broker and brings the club's commands. Heap: the client's
-    buffers and the uplink's, made here once (measured in docs/wifi.md)."""
-    from link.uplink import Uplink
-
-    if t.station is None:
-        from hal.wlan import build
-
-        wlan = build()
-    else:
-        wlan = t.station()
-    t.link.table = settings["table"]
-    t.net = Uplink(t.link, wlan, settings)
-
-
-def wifi(t, cmd):
-    """The `wifi` command (over USB only: the link refuses it from the network): the
-    settings given, merged with those on flash, checked, kept (store.py, wifi.json), and the
-    table on the network with them at once; `wifi off` leaves it and forgets them. None when
-    done, else why refused; nothing said holds a password."""
-    store = t.store
-    if store is None:
-        return "this table keeps nothing on flash: no Wi-Fi"
-    do = cmd.get("do")
-    if do == "off":
-        _leave(t)
-        return store.forget_wifi()
-    if do not in (None, "set"):
-        return "wifi takes off, or settings by name: " + ", ".join(_WIFI)
-    given = {k: cmd[k] for k in _WIFI if k in cmd}
-    if not given:
-        return "wifi needs settings (%s), or off" % ", ".join(_WIFI)
-    old, _ = store.load_wifi()
-    settings = old or {}
-    settings.update(given)
-    missing = [k for k in _NEEDED if k not in settings]
-    if missing:
-        return "wifi needs %s too" % ", ".join(missing)
-    why = _broker(settings["broker"]) or _name(settings["table"])
-    if why:
-        return why
-    why = store.save_wifi(settings)
-    if why:
-        return why
-    _leave(t)
-    network(t, settings)
-    return None
-
-
-def _leave(t):
-    if getattr(t, "net", None):
-        t.net.stop()
-        t.net = None
-        gc.collect()
-
-
-def _broker(text):
-    """HOST or HOST:PORT: an address or a name (looked up at each connection after a
-    failure: an address waits for nothing), the port 1 to 65535."""
-    host, _, port = text.partition(":")
-    if not host or not _chars(host, "-."):
-        return "broker must be HOST or HOST:PORT (an address or a name), not %r" % text
-    if port and not (port.isdigit() and 0 < int(port) < 65536):
-        return "broker's port must be a number from 1 to 65535"
-    return None
-
-
-def _name(text):
-    if not _chars(text, "-_"):
-        return "table must be 1-32 letters, digits, - or _ (its topics: plateau/<table>/...)"
-    return None
-
-
-def _chars(text, more):
-    for ch in text:
-        if not ("a" <= ch <= "z" or "A" <= ch <= "Z" or "0" <= ch <= "9" or ch in more):
-            return False
-    return True
 
 
 def _resume(t, store):

@@ -13,8 +13,9 @@
 # CRC of its body, so a file cut short or damaged is recognised and not believed.
 #
 # wifi.json: the table's Wi-Fi settings (the `wifi` command: network, passwords, broker, the
-# table's name), written the same way (wifi.tmp, rename, CRC), only when they are set up: the
-# passwords are in this file and in no other (not in state.json, an event or an answer).
+# table's name), written the same way (wifi.tmp, rename, CRC) by wifi.py, only when they are
+# set up: the passwords are in this file and in no other (not in state.json, an event or an
+# answer).
 #
 # tags.json: the card tags enrolled on this table (`enrol`), written the same way (tags.tmp,
 # rename, CRC) but only when a tag is enrolled or forgotten: a game saved many times a minute
@@ -207,46 +208,13 @@ class Store:
         self._tags_unread = str(e) or type(e).__name__
         return "enrolled tags not read (%s): not used until the next power-up" % e
 
-    def save_wifi(self, settings):
-        """The Wi-Fi settings (the `wifi` command: network, passwords, broker, table's name)
-        on flash, in wifi.json: never in state.json, so no saved game, event or answer holds
-        them. None once there, else why not."""
+    def holds(self, name):
+        """Whether the flash holds this file (wifi.json: the table set up on Wi-Fi)."""
         try:
-            _write(self.folder + "/wifi.json", self.folder + "/wifi.tmp", settings)
-        except OSError as e:
-            return "the flash refused the Wi-Fi settings (%s)" % e
-        return None
-
-    def load_wifi(self):
-        """(settings, None), or (None, why they cannot be used: damaged, set aside as
-        wifi.bad), or (None, None) when none were set up: read at power-up, the file small."""
-        path = self.folder + "/wifi.json"
-        try:
-            with open(path, "rb") as f:
-                d = _read(f)
-            settings = d["state"]
-            if not isinstance(settings, dict) or not isinstance(settings.get("table"), str):
-                raise ValueError("not Wi-Fi settings")
-            return settings, None
-        except OSError as e:
-            if e.args and e.args[0] == 2:  # ENOENT
-                return None, None  # no Wi-Fi set up
-            return None, "the Wi-Fi settings could not be read (%s)" % e
-        except (ValueError, KeyError, TypeError) as e:
-            try:
-                os.rename(path, self.folder + "/wifi.bad")
-            except OSError:
-                pass
-            return None, "the Wi-Fi settings on flash are damaged (%s): set them up again" % e
-
-    def forget_wifi(self):
-        """wifi off: the settings gone from flash. None, or why not."""
-        try:
-            os.remove(self.folder + "/wifi.json")
-        except OSError as e:
-            if not (e.args and e.args[0] == 2):
-                return "the flash refused (%s)" % e
-        return None
+            os.stat(self.folder + "/" + name)
+            return True
+        except OSError:
+            return False
 
     def keep(self, boot, ring, first, last):
         """Events first..last of the link's `ring` to events.log (all the ring holds when

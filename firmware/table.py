@@ -18,7 +18,8 @@ COLLECT = sys.implementation.name == "micropython"
 
 
 class Table:
-    station = None  # what makes the Wi-Fi station, for power.network (None: the board's)
+    station = None  # what makes the Wi-Fi station, for wifi.network (None: the board's)
+    net = None  # link.uplink.Uplink: the club's broker over Wi-Fi, once set up (wifi.py)
     net_clock = None  # the network's time (the simulator's: real time); None: the table's
 
     def __init__(self, transport, clock, link, game=None, sense=None, store=None, watchdog=None):
@@ -28,7 +29,6 @@ class Table:
         self.sense = sense
         self.store = store  # store.Store: the game survives resets (the link's keeper too)
         self.enrolment = None  # enrolment.Enrolment, on a table with a card reader
-        self.net = None  # link.uplink.Uplink: the club's broker over Wi-Fi, once set up
         self.watchdog = watchdog  # machine.WDT on a board: fed every pass
         self._collect = False  # collect the garbage at the end of this pass
         self._saves = 0  # the store's saves when the garbage was last collected
@@ -114,9 +114,9 @@ class Table:
         if name == "new":
             return self._new(cmd)
         if name == "wifi":  # (over USB only: the link refuses it from the network)
-            from power import wifi
+            from wifi import command
 
-            return wifi(self, cmd)
+            return command(self, cmd)
         if name == "config":  # the table's timings, typed and in range already
             if sense and "debounce_ms" in cmd:
                 sense.configure(cmd["debounce_ms"])

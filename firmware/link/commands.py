@@ -28,7 +28,7 @@ TABLE = {
     "enrol": (("card", ("card", "cancel"), None),),
     "unenrol": (("tag", ("tag",), None),),
     "calibrate": (("mode", ("choice", ("on", "off")), "on"),),
-    # the table on the club's network (over USB only; power.wifi): `wifi off`, or settings
+    # the table on the club's network (over USB only; wifi.py): `wifi off`, or settings
     # by name, merged with those kept. Text, never quoted back in a refusal: two are secret
     "wifi": (
         ("do", ("opt", ("text", 3)), None),  # off (a choice would quote what it was given)

@@ -80,6 +80,10 @@ def good_id(cid):
 
 
 class Link:
+    # (class defaults, set on a table on Wi-Fi only: a table without keeps its heap)
+    acked = 0  # the last event the club's broker acknowledged, all before it too (uplink.py)
+    _reply = None  # where link messages go while a command from the broker is done
+
     def __init__(self, write, boot, table="plateau", ring=None, keeper=None):
         self._write = write  # callable(bytes): the transport (USB console, UART, pty)
         self.boot = boot  # random per power-up: tells the host the board restarted
@@ -105,10 +109,6 @@ class Link:
         self._crc = None  # ... and its CRC, when its answer is remembered (None: it is not)
         self._on_wire = 0  # events up to this seq went on the wire (or never will)
         self._flushing = False
-        # the last event the club's broker acknowledged, every one before it too (uplink.py);
-        # kept on flash with the numbering
-        self.acked = 0
-        self._reply = None  # where link messages go while a command from the broker is done
 
     # --- board -> host ---------------------------------------------------------------
 
@@ -257,8 +257,9 @@ class Link:
         self.boot = boot
         self.seq = self._on_wire = self._until = seq
         self._next = seq + 1
-        acked = kept.get("acked", 0)
-        self.acked = acked if isinstance(acked, int) and 0 <= acked <= seq else 0
+        acked = kept.get("acked")
+        if isinstance(acked, int) and 0 < acked <= seq:  # kept with the numbering
+            self.acked = acked
         answers = kept.get("answers")
         if isinstance(answers, list):  # (a save of before the CRC holds no third: any goes)
             self._answers = [
@@ -285,7 +286,8 @@ class Link:
         what the link says while it is done goes to reply(bytes) (uplink.py)."""
         try:
             for payload in (data,) if reply else self._decoder.feed(data):
-                self._reply = reply
+                if reply:
+                    self._reply = reply
                 try:
                     cmd = self._command(payload)
                 except MemoryError:
@@ -294,7 +296,6 @@ class Link:
                     continue
                 if cmd is not None:
                     yield cmd
-                self._reply = None
             why = self._decoder.last_error
             if why:
                 self._decoder.last_error = None
@@ -302,7 +303,8 @@ class Link:
         except MemoryError:
             gc.collect()
         finally:
-            self._reply = None
+            if reply:
+                self._reply = None
 
     def _command(self, payload):
         """The command in a payload, for the table; None when the link answered it itself."""

@@ -194,9 +194,16 @@ class Uplink:
                 return
             self._online = True
         out = self._out
-        while out and c.room(len(out[0]) + len(self._answers)):
-            if not c.publish(self._answers, out[0]):
-                break
+        while out:
+            try:
+                if not c.publish(self._answers, out[0]):
+                    break  # (the next pass)
+            except ValueError:  # more than the client's buffer ever holds: said, not stuck
+                out[0] = (
+                    b'{"type":"error","what":"wifi","why":"an answer too long for the network"}'
+                )
+                self.dropped += 1
+                continue
             out.pop(0)
         last = link.flushed()
         n = _PER_PASS

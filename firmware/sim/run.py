@@ -59,6 +59,13 @@ class SimTable(Table):
 
 
 class Sim:
+    # the room's Wi-Fi (--net), set before a Sim is made (its boots join it): ssid ->
+    # [password, rssi, up] (sim/wlan.py); class defaults, so a table without keeps its heap
+    networks = None  # type: dict | None
+    air = None  # type: str | None  # a file: while it exists, the access points are off (--air)
+    air_clock = None  # type: BoardClock | None  # the network's time: real time (see boot)
+    _passes = 0
+
     def __init__(
         self,
         settings,
@@ -86,10 +93,6 @@ class Sim:
         self.linger = False  # at the script's end the board stays on (--linger): see run()
         self.boots = 0
         self.world = world  # sim/world.py: the table and the script line, across kill -9
-        self.networks = {}  # the room's Wi-Fi: ssid -> [password, rssi, up] (sim/wlan.py)
-        self.air = None  # a file: while it exists, the access points are off (--air)
-        self._passes = 0
-        self.air_clock = BoardClock()  # the network's time (see power_up below)
         self.done_line = 0  # script lines up to this one are done (a restart skips them)
         stood = world.load() if world else None
         if stood:
@@ -150,7 +153,8 @@ class Sim:
         # the network lives in real time, the broker's, whatever the table's clock does (paced
         # faster, or standing still while the script waits for its host): a board's timeouts,
         # keepalive and backoff, and a table left on at the end still reconnects
-        self.table.net_clock = self.air_clock
+        if self.networks is not None:
+            self.table.net_clock = self.air_clock
         self.game = self.table.game  # the game saved on flash, maybe of another kind
 
     def station(self):
@@ -159,8 +163,8 @@ class Sim:
         from hal.wlan import Wlan
         from sim.wlan import SimWLAN
 
-        radio = SimWLAN(self.air_clock)
-        radio.networks = self.networks
+        radio = SimWLAN(self.air_clock or BoardClock())
+        radio.networks = {} if self.networks is None else self.networks
         return Wlan(radio)
 
     def weather(self):
@@ -175,13 +179,13 @@ class Sim:
             up = False
         except OSError:
             up = True
-        net = self.table.net
-        for ssid in self.networks:
-            if self.networks[ssid][2] != up:
+        net, room = self.table.net, self.networks or {}
+        for ssid in room:
+            if room[ssid][2] != up:
                 if net:
                     net.wlan._if.outage(ssid, up)  # noticed as a board notices it
                 else:
-                    self.networks[ssid][2] = up
+                    room[ssid][2] = up
 
     def reset(self):
         """The `reset` action: the power goes and comes back."""
@@ -490,6 +494,10 @@ def main(argv):
     ring = option(argv, "--ring")  # a smaller ring: the chaos harness makes it lose events
     journal = option(argv, "--journal")
     net = argv.index("--net") if "--net" in argv else None
+    if net is not None:  # the room's Wi-Fi network, before anything joins
+        Sim.networks = {argv[net + 1]: [argv[net + 2], -58, True]}
+        Sim.air_clock = BoardClock()
+        Sim.air = option(argv, "--air")
     world = option(argv, "--world")
     if world:
         from sim.world import World
@@ -507,9 +515,6 @@ def main(argv):
         open(journal, "a") if journal else None,
         world,
     )
-    if net is not None:  # the room's Wi-Fi network, before anything joins
-        sim.networks[argv[net + 1]] = [argv[net + 2], -58, True]
-    sim.air = option(argv, "--air")
     sim.transport.table_mode()  # from here a 0x03 on the wire is data (P5)
     sim.linger = "--linger" in argv
     flash_ms = option(argv, "--flash-ms")

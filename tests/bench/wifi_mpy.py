@@ -14,6 +14,7 @@
 from esp32_mpy import SLOW, esp32, reference  # isort: skip  (calibrates first)
 
 import gc  # noqa: E402
+import os  # noqa: E402
 import sys  # noqa: E402
 import time  # noqa: E402
 
@@ -25,7 +26,7 @@ from link.ring import Ring  # noqa: E402
 RING = Ring()  # the board's ring, taken first as main.py does
 
 from power import power_up  # noqa: E402
-from store import Store  # noqa: E402
+from store import _write  # noqa: E402
 
 from clock import VirtualClock  # noqa: E402
 from link.mqtt import UP  # noqa: E402
@@ -111,7 +112,11 @@ def main(port, user, secret, state):
     gc.collect()
     kept = {"ssid": SSID, "password": WPA, "broker": "127.0.0.1:" + port}
     kept.update(table=user, secret=secret)
-    Store(state + "/wifi").save_wifi(kept)
+    try:
+        os.mkdir(state + "/wifi")
+    except OSError:
+        pass
+    _write(state + "/wifi/wifi.json", state + "/wifi/wifi.tmp", kept)  # as `wifi` keeps them
     air[SSID] = [WPA, -60, True]
     t = board(clock, state + "/wifi", air)
     net, link = t.net, t.link

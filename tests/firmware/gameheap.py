@@ -71,7 +71,7 @@ def watch_checks():
 def main(path, hw_dir, state_dir, wifi=None):
     import store
 
-    from clock import VirtualClock
+    from clock import BoardClock, VirtualClock
     from sim.script import read
 
     store.json = Dumps(store.json)
@@ -90,10 +90,10 @@ def main(path, hw_dir, state_dir, wifi=None):
         port, user, secret = wifi
         kept = {"ssid": "bench-net", "password": "bench-wpa-1", "table": user}
         kept.update(broker="127.0.0.1:" + port, secret=secret)
-        store.Store(state_dir).save_wifi(kept)
+        store._write(state_dir + "/wifi.json", state_dir + "/wifi.tmp", kept)
+        run.Sim.networks = {"bench-net": ["bench-wpa-1", -60, True]}
+        run.Sim.air_clock = BoardClock()
     sim = run.Sim(settings, path, VirtualClock(), Out(), "c41f0000", hw_dir, None, state_dir)
-    if wifi:
-        sim.networks["bench-net"] = ["bench-wpa-1", -60, True]
     gc.collect()
     total = gc.mem_free() + gc.mem_alloc()
     start = gc.mem_free()  # firmware, simulator and this game's code loaded, game set up

@@ -5,7 +5,7 @@ them): on the 32-bit build with the firmware frozen at a plain ESP32's 111,936 B
     backlog drained after a 60 s outage (ESP32 estimates beside this machine's times);
   - each game's lowest live free heap over a whole game with the table publishing it
     (tests/firmware/gameheap.py with a broker), against the same game without Wi-Fi.
-Prints; asserts nothing.   python tests/bench/wifi.py [--mp32 build/mp32/micropython]"""
+Prints; asserts nothing.   python tests/bench/wifibench.py [--mp32 build/mp32/micropython]"""
 
 from __future__ import annotations
 
