@@ -113,12 +113,12 @@ def main(port, user, secret, state):
     kept = {"ssid": SSID, "password": WPA, "broker": "127.0.0.1:" + port}
     kept.update(table=user, secret=secret)
     try:
-        os.mkdir(state + "/wifi")
+        os.mkdir(state + "/on-wifi")
     except OSError:
         pass
-    _write(state + "/wifi/wifi.json", state + "/wifi/wifi.tmp", kept)  # as `wifi` keeps them
+    _write(state + "/on-wifi/wifi.json", state + "/on-wifi/wifi.tmp", kept)  # as `wifi` keeps them
     air[SSID] = [WPA, -60, True]
-    t = board(clock, state + "/wifi", air)
+    t = board(clock, state + "/on-wifi", air)
     net, link = t.net, t.link
     for _ in range(4000):  # joined (2 s modeled), connected, the greeting out
         passes(t, clock, 1)
