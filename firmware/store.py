@@ -211,8 +211,8 @@ class Store:
     def holds(self, name):
         """Whether the flash holds this file (wifi.json: the table set up on Wi-Fi)."""
         try:
-            os.stat(self.folder + "/" + name)
-            return True
+            with open(self.folder + "/" + name, "rb"):
+                return True
         except OSError:
             return False
 
