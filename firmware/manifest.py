@@ -25,6 +25,7 @@ module("power.py")
 module("safemode.py")
 module("store.py")
 module("table.py")
+module("wifi.py")
 # every game's folder but its simulator hooks (games/<game>/sim.py; paths are relative to
 # this file, the folder the manifest tools run it in)
 package("games", files=[f for f in _walk("games") if f.rpartition("/")[2] != "sim.py"])

@@ -6,15 +6,27 @@ import gc
 
 
 def power_up(
-    transport, clock, hardware, boot, ring, flash, game, settings=None, link=None, table=None
+    transport,
+    clock,
+    hardware,
+    boot,
+    ring,
+    flash,
+    game,
+    settings=None,
+    link=None,
+    table=None,
+    station=None,
 ):
     """The table, built and resumed: the store (in folder `flash`; None: nothing outlives a
     reset), the link (the store its keeper), the sensing of `hardware` (hal.hwmap.Hardware;
     None: a table without, for tests), enrolment (a table with a card reader), the game
     (`game` with `settings`, unless one is saved) and the table. `link`, `table`: the
-    simulator's own classes (a link that keeps a journal, a table that answers `bye`). The
-    ring comes from the caller, taken before anything else (one block of the heap). The
-    table is not yet greeted (Table.greet)."""
+    simulator's own classes (a link that keeps a journal, a table that answers `bye`);
+    `station`: what makes the Wi-Fi station (the simulator's stand-in; None: the board's,
+    hal.wlan.build). The ring comes from the caller, taken before anything else (one block
+    of the heap). The table is not yet greeted (Table.greet); it joins the network if the
+    flash holds Wi-Fi settings (wifi.py: a table without them loads nothing of it)."""
     from store import Store
 
     from games import make_game
@@ -34,8 +46,14 @@ def power_up(
         from enrolment import Enrolment  # stays there, an island splitting the heap)
 
         t.enrolment = Enrolment(sense.cards, store, lk.emit)
+    if station:
+        t.station = station
     if store:
         _resume(t, store)
+        if store.holds("wifi.json"):  # set up on the club's network (wifi.py: loaded then only)
+            from wifi import resume
+
+            resume(t)
     return t
 
 

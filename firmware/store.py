@@ -12,6 +12,11 @@
 # state.json (LittleFS, the ESP32 port's filesystem, renames atomically), and it carries a
 # CRC of its body, so a file cut short or damaged is recognised and not believed.
 #
+# wifi.json: the table's Wi-Fi settings (the `wifi` command: network, passwords, broker, the
+# table's name), written the same way (wifi.tmp, rename, CRC) by wifi.py, only when they are
+# set up: the passwords are in this file and in no other (not in state.json, an event or an
+# answer).
+#
 # tags.json: the card tags enrolled on this table (`enrol`), written the same way (tags.tmp,
 # rename, CRC) but only when a tag is enrolled or forgotten: a game saved many times a minute
 # does not rewrite the deck, and a saved game found unusable does not take the deck with it.
@@ -202,6 +207,14 @@ class Store:
         is left as it is and not written over until the next power-up reads it."""
         self._tags_unread = str(e) or type(e).__name__
         return "enrolled tags not read (%s): not used until the next power-up" % e
+
+    def holds(self, name):
+        """Whether the flash holds this file (wifi.json: the table set up on Wi-Fi)."""
+        try:
+            with open(self.folder + "/" + name, "rb"):
+                return True
+        except OSError:
+            return False
 
     def keep(self, boot, ring, first, last):
         """Events first..last of the link's `ring` to events.log (all the ring holds when

@@ -18,6 +18,10 @@ COLLECT = sys.implementation.name == "micropython"
 
 
 class Table:
+    station = None  # what makes the Wi-Fi station, for wifi.network (None: the board's)
+    net = None  # link.uplink.Uplink: the club's broker over Wi-Fi, once set up (wifi.py)
+    net_clock = None  # the network's time (the simulator's: real time); None: the table's
+
     def __init__(self, transport, clock, link, game=None, sense=None, store=None, watchdog=None):
         self.transport = transport
         self.clock = clock
@@ -51,10 +55,11 @@ class Table:
         """hello and the snapshot (link.Link.greet): at power-up, and for a host's hello."""
         self.link.greet(self.about(), self.snapshot(), host_boot, host_seq)
 
-    def receive(self, data):
-        """Bytes from the host: each command in them done and answered (or refused)."""
+    def receive(self, data, reply=None):
+        """Bytes from the host: each command in them done and answered (or refused); with
+        `reply`, a command from the club's broker, answered there (link.Link.receive)."""
         link = self.link
-        for cmd in link.receive(data):
+        for cmd in link.receive(data, reply):
             name = cmd["cmd"]
             try:
                 if name == "hello":
@@ -108,6 +113,10 @@ class Table:
             return why
         if name == "new":
             return self._new(cmd)
+        if name == "wifi":  # (over USB only: the link refuses it from the network)
+            from wifi import command
+
+            return command(self, cmd)
         if name == "config":  # the table's timings, typed and in range already
             if sense and "debounce_ms" in cmd:
                 sense.configure(cmd["debounce_ms"])
@@ -119,7 +128,10 @@ class Table:
                 return "this table has no sensing"
             if name == "selftest":  # the hardware, what the game makes of the sensors
                 up = elapsed(self.clock.ticks_ms(), self._started)  # (up to 12.4 days)
-                self.link.tell(sense.selftest(self.game, up))
+                report = sense.selftest(self.game, up)
+                if self.net:
+                    report["wifi"] = self.net.report()
+                self.link.tell(report)
             else:  # every settled sensor edge also sent as a `sensor` message, or no more
                 sense.configure(calibrate=cmd.get("mode", "on") != "off")
             return None
@@ -235,6 +247,8 @@ class Table:
                 self._save()
         self.link.flush()  # the events of this pass: on flash, then on the wire
         self.link.tick(self.clock)
+        if self.net:
+            self._network(self.net)
         if self.store and self.store.saves != self._saves:
             self._saves = self.store.saves
             self._collect = True  # a move, a card or a goal was just refereed and saved
@@ -244,6 +258,15 @@ class Table:
             self._collect = False
             if COLLECT:
                 gc.collect()
+
+    def _network(self, net):
+        """The club's broker (link/uplink.py): its bounded step; a command from the club done
+        and answered there; the table as it stands, when the uplink asks for it."""
+        cmd = net.step((self.net_clock or self.clock).ticks_ms())
+        if cmd:
+            self.receive(cmd, net.answer)
+        if net.wanted:
+            net.greet(self.about(), self.snapshot())
 
     def run(self):
         """A pass every SCAN_MS, start to start; one that overran is followed at once by the

@@ -45,6 +45,8 @@ _RETRY_MS = const(10000)  # then asked again this long after it gave up
 
 
 class Wlan:
+    names = NAMES  # each state in words
+
     def __init__(self, iface):
         self._if = iface
         self._wanted = False

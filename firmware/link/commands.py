@@ -27,6 +27,16 @@ TABLE = {
     "enrol": (("card", ("card", "cancel"), None),),
     "unenrol": (("tag", ("tag",), None),),
     "calibrate": (("mode", ("choice", ("on", "off")), "on"),),
+    # the table on the club's network (over USB only; wifi.py): `wifi off`, or settings
+    # by name, merged with those kept. Text, never quoted back in a refusal: two are secret
+    "wifi": (
+        ("do", ("opt", ("text", 3)), None),  # off (a choice would quote what it was given)
+        ("ssid", ("opt", ("text", 32)), None),
+        ("password", ("opt", ("text", 64)), None),  # the network's (WPA2: 8 to 63)
+        ("broker", ("opt", ("text", 64)), None),  # HOST or HOST:PORT
+        ("table", ("opt", ("text", 32)), None),  # its user at the broker, its topics' name
+        ("secret", ("opt", ("text", 64)), None),  # its password at the broker
+    ),
 }
 
 

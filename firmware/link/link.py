@@ -39,6 +39,14 @@
 # their numbers are free again. Short of heap, a frame not written waits for the next pass
 # (an event) or is dropped (a link message): the board refuses what it can and never dies
 # of it.
+#
+# A second transport (issue 30: the club's broker over Wi-Fi, link/uplink.py) reads the same
+# ring: it publishes the events up to flushed() (on flash already), and the last one the
+# broker acknowledged with all before it (`acked`) is kept on flash with the numbering, so a
+# board that restarts publishes again from the first one the broker did not have. A command
+# that came that way is handed in as its payload with where to answer (receive's `reply`):
+# the link's answer to it goes there, not to the USB port; the words only a person at the
+# table may give (_USB_ONLY) are refused from there.
 import gc
 import json
 
@@ -56,6 +64,8 @@ _REMEMBERED = const(8)  # answers kept for commands sent again
 _SEP = const((",", ":"))  # compact JSON: every byte of the ring counts
 _ID_TEXT = const(32)  # a command id: a whole number (a small int on the board), or this much text
 BAD_ID = "id must be a whole number or text of at most 32 characters"  # (_ID_TEXT)
+# hello: the serial link's own resend; repl and wifi: a person at the table, over USB
+_USB_ONLY = ("hello", "repl", "wifi")
 
 
 def good_id(cid):
@@ -70,6 +80,10 @@ def good_id(cid):
 
 
 class Link:
+    # (class defaults, set on a table on Wi-Fi only: a table without keeps its heap)
+    acked = 0  # the last event the club's broker acknowledged, all before it too (uplink.py)
+    _reply = None  # where link messages go while a command from the broker is done
+
     def __init__(self, write, boot, table="plateau", ring=None, keeper=None):
         self._write = write  # callable(bytes): the transport (USB console, UART, pty)
         self.boot = boot  # random per power-up: tells the host the board restarted
@@ -112,10 +126,14 @@ class Link:
         return self.seq
 
     def tell(self, ev):
-        """Send a link message: not numbered, not kept."""
+        """Send a link message: not numbered, not kept. While a command from the broker is
+        done, to where it is answered (receive's `reply`), unframed."""
         self.flush()  # the events before it go first
         try:
-            self._send(_body(ev), "at", self.seq)
+            if self._reply is not None:
+                self._reply(('{"boot":"%s","at":%d,' % (self.boot, self.seq)).encode() + _body(ev))
+            else:
+                self._send(_body(ev), "at", self.seq)
         except MemoryError:  # a link message lost for lack of heap: the next one will do
             gc.collect()
 
@@ -137,9 +155,7 @@ class Link:
         oldest first, a few per tick(). Without host_seq (the board's own hello at
         power-up) nothing is resent. The table hands both over: the link asks nothing."""
         self.flush()
-        hello = {"type": "hello", "fw": _VERSION, "table": self.table}
-        hello.update(about)
-        self.tell(hello)
+        self.tell(self.hello(about))
         if host_seq is None:
             since = self.seq
         else:
@@ -148,6 +164,12 @@ class Link:
         self._until = self.seq
         self._gap()
         self.tell(snapshot)
+
+    def hello(self, about):
+        """The hello message: firmware version, table name, and `about` (who plays what)."""
+        hello = {"type": "hello", "fw": _VERSION, "table": self.table}
+        hello.update(about)
+        return hello
 
     def _gap(self):
         """The events still to resend that the ring no longer holds: said once, skipped."""
@@ -206,10 +228,18 @@ class Link:
         """Events numbered and not yet flushed."""
         return self.seq - self._on_wire
 
+    def flushed(self):
+        """The last event on flash (and on the wire): a second transport publishes up to it."""
+        return self._on_wire
+
     def keep(self):
         """What the flash keeps of the link: boot id, last number, the answers to the last
-        commands (its numbering, handed to the keeper)."""
-        return {"boot": self.boot, "seq": self.seq, "answers": self._answers}
+        commands (its numbering, handed to the keeper), and the last event the broker
+        acknowledged (a table on Wi-Fi)."""
+        kept = {"boot": self.boot, "seq": self.seq, "answers": self._answers}
+        if self.acked:
+            kept["acked"] = self.acked
+        return kept
 
     def restore(self, kept):
         """Take up what keep() saved: the boot id and numbering, the ring holding what the
@@ -227,6 +257,9 @@ class Link:
         self.boot = boot
         self.seq = self._on_wire = self._until = seq
         self._next = seq + 1
+        acked = kept.get("acked")
+        if isinstance(acked, int) and 0 < acked <= seq:  # kept with the numbering
+            self.acked = acked
         answers = kept.get("answers")
         if isinstance(answers, list):  # (a save of before the CRC holds no third: any goes)
             self._answers = [
@@ -242,15 +275,19 @@ class Link:
 
     # --- host -> board ---------------------------------------------------------------
 
-    def receive(self, data):
+    def receive(self, data, reply=None):
         """Bytes from the host: yields each command in them for the table to do (a dict with
         its "cmd" word and its id checked), which it answers with answer() (or greet(), for
         `hello`) before taking the next. What is not a command to do the link answers itself:
         garbage (an error), not a command or a bad id (refused), a command sent again with
         its id (its answer again, not done twice). Short of heap, the board refuses what it
-        can and goes on: a command it could not even answer, the host sends again."""
+        can and goes on: a command it could not even answer, the host sends again.
+        `reply`: `data` is one command's payload from the club's broker (not framed), and
+        what the link says while it is done goes to reply(bytes) (uplink.py)."""
         try:
-            for payload in self._decoder.feed(data):
+            for payload in (data,) if reply else self._decoder.feed(data):
+                if reply:
+                    self._reply = reply
                 try:
                     cmd = self._command(payload)
                 except MemoryError:
@@ -265,6 +302,9 @@ class Link:
                 self.tell({"type": "error", "what": "link", "why": why})
         except MemoryError:
             gc.collect()
+        finally:
+            if reply:
+                self._reply = None
 
     def _command(self, payload):
         """The command in a payload, for the table; None when the link answered it itself."""
@@ -283,6 +323,9 @@ class Link:
         self._cid = cid
         self._crc = None
         name = cmd["cmd"]
+        if self._reply is not None and name in _USB_ONLY:
+            self._answer(cid, "%s is for the table's USB port, not the network" % name)
+            return None
         if name == "hello":
             last = cmd.get("seq", 0)
             if not isinstance(last, int) or last < 0:

@@ -242,7 +242,7 @@ class Client:
         for _, ready in poll.ipoll(0):
             pass
         if ready & _POLL_BAD:
-            self._failed(now, "broker %s:%d refused the connection" % (self._host, self._port))
+            self._failed(now, "broker %s:%d unreachable (refused)" % (self._host, self._port))
         elif ready & _POLLOUT:
             try:
                 if self._tls is not None:
@@ -320,18 +320,23 @@ class Client:
 
     # --- publishing --------------------------------------------------------------------------
 
-    def room(self, n):
-        """Could a message of n bytes (topic, head and payload) be published now?"""
-        return self.state == UP and self.inflight < len(self._used) and self._room(n + 9 + _RESERVE)
+    def room(self, n, count=1):
+        """Could `count` messages of n bytes in all (topics, heads and payloads) be published
+        now?"""
+        return (
+            self.state == UP
+            and self.inflight + count <= len(self._used)
+            and self._room(n + 9 * count + _RESERVE)
+        )
 
-    def publish(self, topic, payload, head=b"", retain=False, tag=0):
-        """Publish at QoS 1: `head` then `payload` as one message (the link's boot and seq in
-        front of the ring's bytes, without joining them). Returns the packet id, or 0 when it
-        cannot be taken now. `tag` (0 or a number below 2**30, the caller's for this
-        message) comes back with its acknowledgement."""
+    def publish(self, topic, payload, head=b"", retain=False, tag=0, tail=b""):
+        """Publish at QoS 1: `head`, `payload` and `tail` as one message (the uplink's
+        envelope and the event's boot and seq around the ring's bytes, without joining them).
+        Returns the packet id, or 0 when it cannot be taken now. `tag` (0 or a number below
+        2**30, the caller's for this message) comes back with its acknowledgement."""
         if self.state != UP or self.inflight >= len(self._used):
             return 0
-        n = 2 + len(topic) + 2 + len(head) + len(payload)
+        n = 2 + len(topic) + 2 + len(head) + len(payload) + len(tail)
         total = n + (2 if n < 128 else 3 if n < 16384 else 4)
         if total + _RESERVE > len(self._tx):
             raise ValueError(
@@ -376,7 +381,11 @@ class Client:
             tx[i : i + len(head)] = head
             i += len(head)
         tx[i : i + len(payload)] = payload
-        self._tx_n = i + len(payload)
+        i += len(payload)
+        if tail:
+            tx[i : i + len(tail)] = tail
+            i += len(tail)
+        self._tx_n = i
         return pid
 
     def _new_pid(self):

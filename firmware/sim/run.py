@@ -5,11 +5,15 @@
 #   MICROPYPATH=build/mpy micropython -X heapsize=64k -m sim.run SCRIPT [--realtime]
 #       [--speed K] [--wait-host [--live-wait]] [--linger] [--boot HEX] [--journal FILE]
 #       [--ring BYTES] [--flash-ms MS]
-#       [--state DIR] [--world FILE] [--ticks-start MS]   (options before or after SCRIPT)
+#       [--state DIR] [--world FILE] [--ticks-start MS] [--net SSID PASSWORD] [--air FILE]
+#       (options before or after SCRIPT)
 #   (run from firmware/; `plateau sim`, `plateau chaos` and `plateau resets` do all this;
 #   --state is the simulated flash, --world the physical table kept across kill -9:
 #   sim/world.py; --ticks-start: what the board's tick counter reads at the start, -5000 for
-#   5 s before it wraps, as on a board up 12.4 days: clock.VirtualClock)
+#   5 s before it wraps, as on a board up 12.4 days: clock.VirtualClock; --net: a Wi-Fi
+#   network the simulated room has, which a table set up with `wifi` joins (sim/wlan.py),
+#   its broker reached through this machine's sockets; --air: while that file exists the
+#   access point is off, as if unplugged)
 # The ring's store must be one block of the heap: take it before the imports fragment it.
 from link.ring import Ring
 
@@ -22,7 +26,7 @@ import time  # noqa: E402
 from micropython import const  # noqa: E402
 from power import power_up  # noqa: E402
 
-from clock import VirtualClock  # noqa: E402
+from clock import BoardClock, VirtualClock  # noqa: E402
 from games import declaration  # noqa: E402
 from link.link import HEARTBEAT_MS  # noqa: E402
 from link.stdio import StdioTransport  # noqa: E402
@@ -60,6 +64,13 @@ class SimTable(Table):
 
 
 class Sim:
+    # the room's Wi-Fi (--net), set before a Sim is made (its boots join it): ssid ->
+    # [password, rssi, up] (sim/wlan.py); class defaults, so a table without keeps its heap
+    networks = None  # type: dict | None
+    air = None  # type: str | None  # a file: while it exists, the access points are off (--air)
+    air_clock = None  # type: BoardClock | None  # the network's time: real time (see boot)
+    _passes = 0
+
     def __init__(
         self,
         settings,
@@ -143,9 +154,45 @@ class Sim:
             settings,
             link,
             SimTable,
+            self.station,
         )
         self.link = self.table.link
+        # the network lives in real time, the broker's, whatever the table's clock does (paced
+        # faster, or standing still while the script waits for its host): a board's timeouts,
+        # keepalive and backoff, and a table left on at the end still reconnects
+        if self.networks is not None:
+            self.table.net_clock = self.air_clock
         self.game = self.table.game  # the game saved on flash, maybe of another kind
+
+    def station(self):
+        """The board's Wi-Fi station on this boot: the real driver (hal/wlan.py) on the
+        stand-in for the port's network.WLAN, in the room's networks (they outlive it)."""
+        from hal.wlan import Wlan
+        from sim.wlan import SimWLAN
+
+        radio = SimWLAN(self.air_clock or BoardClock())
+        radio.networks = {} if self.networks is None else self.networks
+        return Wlan(radio)
+
+    def weather(self):
+        """--air: the access points go off while the harness's file exists."""
+        self._passes += 1
+        if self.air is None or self._passes % 64:
+            return
+        import os
+
+        try:
+            os.stat(self.air)
+            up = False
+        except OSError:
+            up = True
+        net, room = self.table.net, self.networks or {}
+        for ssid in room:
+            if room[ssid][2] != up:
+                if net:
+                    net.wlan._if.outage(ssid, up)  # noticed as a board notices it
+                else:
+                    room[ssid][2] = up
 
     def reset(self):
         """The `reset` action: the power goes and comes back."""
@@ -165,6 +212,8 @@ class Sim:
         while self.clock.now < end and self.table.running:
             self.physical.tick()
             self.table.step()
+            if self.networks:
+                self.weather()
             self.clock.sleep_ms(SCAN_MS)
 
     def wait_host(self, until, limit_ms, say=None, live=False):
@@ -211,6 +260,8 @@ class Sim:
                 if not self.table.running:
                     return
             self.advance(END_MS)
+            if self.table.net:  # on Wi-Fi: the board stays on until the broker has it all
+                self.published()
             if self.journal:
                 self.journal.write(
                     '{"boot":"%s","end":%d,"t":%d}\n'
@@ -226,6 +277,15 @@ class Sim:
                 self.link.tell({"type": "sim_end"})
         finally:
             self.transport.repl_mode()
+
+    def published(self):
+        """Runs on (real time: the broker's) until the broker acknowledged every event."""
+        link = self.link
+        t0 = time.ticks_ms()
+        while link.acked < link.seq and self.table.running and self.table.net:
+            if time.ticks_diff(time.ticks_ms(), t0) > _HOST_WAIT_MS:
+                break
+            self.advance(100)
 
     def act_once(self, action):
         if self.table.running and action[0] > self.done_line:
@@ -498,7 +558,9 @@ _VALUED = (
     "--journal",
     "--world",
     "--flash-ms",
+    "--air",
 )
+_TWO_VALUED = ("--net",)  # SSID PASSWORD
 
 
 def option(argv, name, default=None):
@@ -517,7 +579,7 @@ def script_of(argv):
     while i < len(argv):
         if not argv[i].startswith("--"):
             return argv[i]
-        i += 2 if argv[i] in _VALUED else 1
+        i += 3 if argv[i] in _TWO_VALUED else 2 if argv[i] in _VALUED else 1
     return None
 
 
@@ -555,6 +617,11 @@ def main(argv):
         clock = PacedClock(float(speed), start)
     ring = option(argv, "--ring")  # a smaller ring: the chaos harness makes it lose events
     journal = option(argv, "--journal")
+    net = argv.index("--net") if "--net" in argv else None
+    if net is not None:  # the room's Wi-Fi network, before anything joins
+        Sim.networks = {argv[net + 1]: [argv[net + 2], -58, True]}
+        Sim.air_clock = BoardClock()
+        Sim.air = option(argv, "--air")
     world = option(argv, "--world")
     if world:
         from sim.world import World

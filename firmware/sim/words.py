@@ -40,9 +40,18 @@ def parse_words(words, game=None, settings=None):
         else:
             raise SettingsError("%s: %s should be name=value" % (word, _show(w)))
         i += 1
-        cmd[k] = v if k in ("seat", "card", "mode", "tag") else _number(v)
+        cmd[k] = v if k in ("seat", "card", "mode", "tag") or _text(decl, k) else _number(v)
     typed(cmd, game, settings)
     return cmd
+
+
+def _text(decl, name):
+    """Whether an argument is declared text (a password of digits stays text)."""
+    for d in decl:
+        if d[0] == name:
+            kind = d[1][1] if d[1][0] == "opt" else d[1]
+            return kind[0] == "text"
+    return False
 
 
 def _pair(word, w):

@@ -75,6 +75,16 @@ def judge(r: dict) -> tuple[list[str], bool]:
         )
     else:
         lines.append(f"scan rate: {hz} scans/s since power-up (target {SCAN_HZ})")
+    w = r.get("wifi")  # a table set up on the club's network (docs/wifi.md): no secret in it
+    if isinstance(w, dict):
+        where = f"{w.get('network')}" + (f", signal {w['rssi']} dBm" if "rssi" in w else "")
+        up = "connected" if w.get("connected") else f"not connected ({w.get('why', 'connecting')})"
+        lines.append(
+            f"wifi: table {w.get('table')}, network {where}, broker {w.get('broker')} {up}, "
+            f"backlog {w.get('backlog')} events"
+        )
+        if not w.get("connected"):
+            problems.append("the Wi-Fi")
     lines.append(
         "selftest: " + ("all good" if not problems else "problems: " + ", ".join(problems))
     )

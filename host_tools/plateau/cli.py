@@ -30,6 +30,7 @@ COMMANDS = (
     ("index", "plateau.commands.logs:add_index"),
     ("games", "plateau.commands.logs:add_games"),
     ("send", "plateau.commands.board:add_send"),
+    ("wifi", "plateau.commands.board:add_wifi"),
     ("selftest", "plateau.commands.board:add_selftest"),
     ("calibrate", "plateau.commands.board:add_calibrate"),
     ("ports", "plateau.commands.board:add_ports"),

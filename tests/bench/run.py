@@ -211,6 +211,10 @@ def main() -> None:
     say(run_mpy(interp, "256k", path, "loop_mpy", str(HARDWARE), pipe=True))
     say("## heap of whole games")
     heaps(args.mp32 and chip[0], deploy)
+    say("## the table on Wi-Fi (tests/bench/wifibench.py: a real Mosquitto on 127.0.0.1)")
+    import wifibench
+
+    wifibench.main(args.mp32 and chip[0])
     say("## host (CPython)")
     log = OUT / "game.jsonl"
     log.unlink(missing_ok=True)  # plateau sim appends to a log

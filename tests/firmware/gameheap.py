@@ -6,7 +6,10 @@
 # (the move or hand just refereed still alive) and as the game is saved (its JSON text
 # alive). Heartbeats aside, the frames go to stdout for the host to decode and check; the
 # figures go to stderr as one JSON line.
-#   micropython -X heapsize=111936 -m gameheap SCRIPT HWDIR STATEDIR
+#   micropython -X heapsize=111936 -m gameheap SCRIPT HWDIR STATEDIR [PORT USER PASSWORD]
+# With a broker's port, the table is on Wi-Fi (issue 30): set up on its flash as the `wifi`
+# command keeps it, it joins the simulated room's network and publishes the whole game to the
+# broker on 127.0.0.1:PORT (the client, its buffers, its socket and the uplink live through it).
 # Run by tests/host/test_chip.py (make test) and tests/bench (make bench).
 import gc
 import sys
@@ -47,6 +50,9 @@ class Dumps:
     def loads(self, text):
         return self._json.loads(text)
 
+    def load(self, f):
+        return self._json.load(f)
+
 
 def watch_checks():
     """Tock: a sample after each rules check, the move it found (if any) still held."""
@@ -62,10 +68,10 @@ def watch_checks():
     Position.check = checked
 
 
-def main(path, hw_dir, state_dir):
+def main(path, hw_dir, state_dir, wifi=None):
     import store
 
-    from clock import VirtualClock
+    from clock import BoardClock, VirtualClock
     from sim.script import read
 
     store.json = Dumps(store.json)
@@ -80,6 +86,13 @@ def main(path, hw_dir, state_dir):
         sample()
 
     run.Sim.act = acted
+    if wifi:  # the settings the `wifi` command keeps, on the flash before power-up
+        port, user, secret = wifi
+        kept = {"ssid": "bench-net", "password": "bench-wpa-1", "table": user}
+        kept.update(broker="127.0.0.1:" + port, secret=secret)
+        store._write(state_dir + "/wifi.json", state_dir + "/wifi.tmp", kept)
+        run.Sim.networks = {"bench-net": ["bench-wpa-1", -60, True]}
+        run.Sim.air_clock = BoardClock()
     sim = run.Sim(settings, path, VirtualClock(), Out(), "c41f0000", hw_dir, None, state_dir)
     gc.collect()
     total = gc.mem_free() + gc.mem_alloc()
@@ -90,4 +103,4 @@ def main(path, hw_dir, state_dir):
     )
 
 
-main(sys.argv[1], sys.argv[2], sys.argv[3])
+main(sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:7] if len(sys.argv) > 4 else None)

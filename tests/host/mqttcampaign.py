@@ -141,6 +141,8 @@ class Relay:
             except OSError:
                 s.close()
                 continue
+            up.settimeout(None)  # (2 s to connect; after that, a quiet broker is no fault: it
+            # was one, every idle connection cut after 2 s, that no fault counter counted)
             conn = _Conn(s, up)
             with self.lock:
                 self.conns = [c for c in self.conns if not c.dead.is_set()] + [conn]

@@ -1,6 +1,7 @@
 """A Mosquitto broker set up as docs/club.md says a club's should be: a password file, no
 anonymous clients, each table allowed to write only its own topics (its user name is the
-table's name), the scoreboard read-only. Used by the tests and the benchmark (on 127.0.0.1,
+table's name) and to read its commands, the scoreboard reading everything and writing only
+the tables' commands. Used by the tests and the benchmark (on 127.0.0.1,
 a free port, in a folder of their own) and by `plateau broker` to write such a setup."""
 
 from __future__ import annotations
@@ -13,7 +14,10 @@ import subprocess
 import time
 from pathlib import Path
 
-READER = "club"  # the scoreboard's user: reads every table, writes nothing
+READER = "club"  # the scoreboard's user: reads every table, writes only their commands
+# what a table writes: a bridge its events, state and presence; a stand-alone table (Wi-Fi:
+# firmware/link/uplink.py) those and the answers to the commands it reads
+TABLE_WRITES = ("events", "state", "presence", "answers")
 
 
 def mosquitto() -> str | None:
@@ -52,9 +56,11 @@ def write_config(
     tool = shutil.which("mosquitto_passwd") or "/usr/bin/mosquitto_passwd"
     subprocess.run([tool, "-U", str(passwd)], check=True)  # plain text -> hashes, in place
     (folder / "acl").write_text(
-        "# each table writes its own topics only: its user name is the table's name\n"
-        "pattern readwrite plateau/%u/#\n"
-        f"user {READER}\ntopic read plateau/#\n"
+        "# each table writes its own topics only (its user name is the table's name), and\n"
+        "# reads its commands, which only the scoreboard writes (a stand-alone table on Wi-Fi)\n"
+        + "".join(f"pattern write plateau/%u/{t}\n" for t in TABLE_WRITES)
+        + "pattern read plateau/%u/commands\n"
+        f"user {READER}\ntopic read plateau/#\ntopic write plateau/+/commands\n"
     )
     conf = folder / "mosquitto.conf"
     text = (

@@ -34,7 +34,7 @@ from typing import IO, Any
 import paho.mqtt.client as mqtt
 
 from plateau import events
-from plateau.club.state import TableState
+from plateau.club.state import TableState, board_state
 from plateau.logger import scan_log
 
 TABLE = re.compile(r"[A-Za-z0-9_-]{1,32}\Z")
@@ -149,8 +149,12 @@ def open_envelope(payload: bytes) -> tuple[str, int, int, dict]:
 
 
 def open_state(payload: bytes) -> TableState:
-    """A table's retained state, checked field by field (TableState.from_dict)."""
-    return TableState.from_dict(decode(payload, "state"))
+    """A bridge's retained state, checked field by field (TableState.from_dict), or a
+    stand-alone table's (its hello and snapshot: club.state.board_state)."""
+    d = decode(payload, "state")
+    if isinstance(d, dict) and "snapshot" in d and "view" not in d:
+        return board_state(d)  # a stand-alone table's: its hello and snapshot
+    return TableState.from_dict(d)
 
 
 def open_presence(payload: bytes) -> dict:

@@ -299,6 +299,32 @@ def _record(r: object) -> bool:
     )
 
 
+def board_state(d: dict) -> TableState:
+    """The retained state a stand-alone table publishes (firmware/link/uplink.py: its hello
+    and snapshot after the event of `line`), folded as a bridge's state would be: what a
+    scoreboard that comes late starts from. ValueError when it is not one."""
+    from plateau import events
+
+    epoch, line = d.get("epoch"), d.get("line")
+    hello, snap = d.get("hello"), d.get("snapshot")
+    if not (isinstance(epoch, str) and 0 < len(epoch) <= 32 and isinstance(line, int)):
+        raise ValueError("not a table's state")
+    if not events.is_count(line):
+        raise ValueError("a table's state with a bad line")
+    for ev, kind in ((hello, "hello"), (snap, "snapshot")):
+        if not isinstance(ev, dict) or ev.get("type") != kind or events.shape(ev):
+            raise ValueError(f"a table's state with a bad {kind}")
+    assert isinstance(hello, dict) and isinstance(snap, dict)
+    s = TableState("", epoch)
+    s.feed(1, dict(hello, boot=epoch))
+    s.feed(2, dict(snap, boot=epoch))
+    s.line = line  # the event it follows: a consumer that has that line keeps its own fold
+    s.boot, s.seq = epoch, line // 3
+    if s.seq:
+        s._repeats.had(epoch, s.seq)
+    return s
+
+
 def _fold(state: TableState) -> Fold | None:
     """The part of the view of the state's game, new: its host module's Club (plateau.games),
     none for a game without one or one this host does not know."""

@@ -57,6 +57,69 @@ def add_send(sub, common) -> None:
     sd.set_defaults(func=cmd_send)
 
 
+def add_wifi(sub, common) -> None:
+    wf = sub.add_parser(
+        "wifi",
+        parents=[common.port],
+        help="set a table up once on the club's Wi-Fi and broker (kept on its flash)",
+        description="Sets the table up, over its USB port, to publish straight to the club's "
+        "broker over Wi-Fi (docs/wifi.md): settings not given keep what the table has. The "
+        "two passwords are read from files (or PLATEAU_WIFI_PASSWORD and "
+        "PLATEAU_MQTT_PASSWORD, or asked at the terminal), never from the command line, "
+        "which other users see; the table keeps them on its flash and says them nowhere. "
+        "`plateau wifi off` leaves the network and forgets them; `plateau selftest` shows "
+        "where the table stands on it.",
+    )
+    wf.add_argument("off", nargs="?", choices=("off",), help="leave the network, forget it")
+    wf.add_argument("--ssid", help="the network's name")
+    wf.add_argument("--broker", metavar="HOST[:PORT]", help="the club's broker (port 1883)")
+    wf.add_argument("--table", help="the table's name: its user at the broker, its topics")
+    wf.add_argument("--wifi-password-file", help="file holding the network's password")
+    wf.add_argument("--password-file", help="file holding the table's password at the broker")
+    wf.add_argument("--timeout", type=seconds(0.1), default=3.0, help="seconds to wait")
+    wf.set_defaults(func=cmd_wifi)
+
+
+def _secret(path: str | None, env: str, prompt: str, wanted: bool) -> str | None:
+    import os
+    import sys
+    from getpass import getpass
+
+    if path:
+        try:
+            with open(path) as f:
+                return f.read().strip()
+        except OSError as e:
+            raise UsageError(f"cannot read {path}: {e.strerror}") from None
+    if os.environ.get(env):
+        return os.environ[env]
+    if wanted and sys.stdin.isatty():
+        return getpass(prompt) or None
+    return None
+
+
+def cmd_wifi(args: argparse.Namespace) -> int:
+    if args.off:
+        cmd: dict = {"cmd": "wifi", "do": "off"}
+    else:
+        cmd = {"cmd": "wifi"}
+        for k in ("ssid", "broker", "table"):
+            if getattr(args, k):
+                cmd[k] = getattr(args, k)
+        new = bool(args.ssid)  # a new network: its password asked for
+        wpa = _secret(args.wifi_password_file, "PLATEAU_WIFI_PASSWORD", "network password: ", new)
+        secret = _secret(
+            args.password_file, "PLATEAU_MQTT_PASSWORD", "broker password: ", bool(args.table)
+        )
+        if wpa:
+            cmd["password"] = wpa
+        if secret:
+            cmd["secret"] = secret
+        if len(cmd) == 1:
+            raise UsageError("plateau wifi: give --ssid, --broker, --table (or off)")
+    return _ask(args, cmd, "wifi off" if args.off else "wifi set up")
+
+
 def add_selftest(sub, common) -> None:
     st = sub.add_parser(
         "selftest", parents=[common.port], help="sensors stuck on/off, the reader, the scan rate"
@@ -110,7 +173,6 @@ def _new(words: list[str]) -> dict:
 
 def cmd_send(args: argparse.Namespace) -> int:
     from plateau.fw.sim.words import parse_words
-    from plateau.hostlink import HostLink, LinkError
     from plateau.ports import resolve
 
     try:
@@ -124,6 +186,16 @@ def cmd_send(args: argparse.Namespace) -> int:
         got = enrol(port, [cmd["card"]], None, args.baud, args.timeout or 60.0, say)
         return 0 if got else 1
     args.timeout = args.timeout or 3.0
+    said = "wifi" if cmd["cmd"] == "wifi" else " ".join(args.words)  # (its words: secrets)
+    return _ask(args, cmd, said, port)
+
+
+def _ask(args: argparse.Namespace, cmd: dict, label: str, port: str | None = None) -> int:
+    """Sends `cmd` (an id added), says the board's answer (`label` for what was done)."""
+    from plateau.hostlink import HostLink, LinkError
+    from plateau.ports import resolve
+
+    port = port or resolve(args.port)
     link = HostLink(port, args.baud, following=False)
     try:
         link.open(hello=False)
@@ -135,7 +207,7 @@ def cmd_send(args: argparse.Namespace) -> int:
                 if ev.get("ok"):
                     extra = {k: v for k, v in ev.items() if k not in ANSWER_KEYS}
                     done = " ".join(f"{k}={json.dumps(v)}" for k, v in extra.items())
-                    say(f"done: {' '.join(args.words)}" + (f" ({done})" if done else ""))
+                    say(f"done: {label}" + (f" ({done})" if done else ""))
                     return 0
                 say(f"refused: {ev.get('why')}")
                 return 1

@@ -71,6 +71,15 @@ def add_sim(sub, common) -> None:
         f"{TICKS_TOP} as an ESP32's does, so -5000 plays the game across the wrap 5 s in, "
         "as on a board up 12.4 days",
     )
+    s.add_argument(
+        "--wifi",
+        metavar="HOST:PORT",
+        help="a stand-alone table: set up over its USB link with the `wifi` command (a "
+        "simulated network, this broker, --table's name, the broker password from "
+        "--password-file or PLATEAU_MQTT_PASSWORD), it publishes its events straight to the "
+        "broker as plateau bridge lays them out (docs/wifi.md); the run ends once the broker "
+        "has them all",
+    )
     s.set_defaults(func=cmd_sim)
 
 
@@ -161,8 +170,11 @@ def play(
     micropython: str | None = None,
     heap: str | int | None = None,
     ticks_start: int | None = None,
+    wifi: dict | None = None,
 ) -> int:
-    """Plays a checked script through the firmware and shows (and logs) its events."""
+    """Plays a checked script through the firmware and shows (and logs) its events. `wifi`:
+    the `wifi` command's settings (a stand-alone table): the simulated room gets that
+    network, and the table is set up with them over its USB link before it plays."""
     from plateau.logger import LogError, Logger
     from plateau.view import View
 
@@ -174,6 +186,10 @@ def play(
     fw_args = ["--wait-host"] + (["--realtime"] if realtime else [])
     if ticks_start is not None:
         fw_args += ["--ticks-start", str(ticks_start)]
+    setup = None
+    if wifi:
+        fw_args += ["--net", wifi["ssid"], wifi["password"]]
+        setup = {"cmd": "wifi", "id": "sim-wifi", **wifi}
     count = 0
     played = greeted = False  # sim_end: the script was played to its end; the table's hello
     try:
@@ -185,6 +201,15 @@ def play(
     link = HostLink(fw.port)
     try:  # whatever happens here, the simulator is stopped (never left running)
         for ev, logged in sim_events(link, fw):
+            if setup and ev.get("type") == "hello":
+                link.send(setup)  # (before the script plays on: it waited for our hello)
+            if setup and ev.get("type") == "answer" and ev.get("id") == setup["id"]:
+                if not ev["ok"]:
+                    sys.stderr.write(f"plateau sim: wifi refused: {ev.get('why')}\n")
+                    link.send({"cmd": "bye"})
+                    break
+                setup = None
+                continue
             if ev["type"] == "sim_end":
                 if link.rx.behind():
                     continue  # events still to come: the simulator says sim_end again
@@ -243,7 +268,10 @@ def cmd_sim(args: argparse.Namespace) -> int:
     mp = args.micropython
     if mp and not (Path(mp).is_file() and os.access(mp, os.X_OK)):
         raise UsageError(f"{mp} is not a MicroPython this machine can run")
+    wifi = _wifi(args) if args.wifi else None
     if args.serve:
+        if wifi:
+            raise UsageError("--wifi plays a script: not with --serve")
         from plateau.serve import serve
 
         return serve(
@@ -264,7 +292,30 @@ def cmd_sim(args: argparse.Namespace) -> int:
         micropython=mp,
         heap=args.heap,
         ticks_start=args.ticks_start,
+        wifi=wifi,
     )
+
+
+def _wifi(args: argparse.Namespace) -> dict:
+    """`--wifi`'s settings for the table: a simulated network with a password of its own for
+    the run, the broker, the table's name (--table) and its broker password (a file or
+    PLATEAU_MQTT_PASSWORD: never the command line, which other users see)."""
+    import secrets
+
+    from plateau.club.mqtt import Broker, check_table
+
+    if getattr(args, "mqtt", None):
+        raise UsageError("--wifi: the table publishes itself; --mqtt bridges a log: one of them")
+    try:
+        table = check_table(args.table or "plateau")
+        broker = Broker.parse(args.wifi, table, args.password_file)
+    except (ValueError, OSError) as e:
+        raise UsageError(f"--wifi: {e}") from None
+    out = {"ssid": "plateau-sim", "password": "sim-" + secrets.token_urlsafe(9)}
+    out.update(broker=f"{broker.host}:{broker.port}", table=table)
+    if broker.password:
+        out["secret"] = broker.password
+    return out
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
