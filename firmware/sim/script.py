@@ -15,6 +15,12 @@ HEX = "0123456789ABCDEF"
 # the time between two hand actions, at most a minute.
 MAX_MS = 3600000
 _MAX_PACE = const(60000)
+# The longest line a script may have, a comment's part apart: the longest action (a `send new`
+# with ten seats' stacks) is under a hundred. A file is read in pieces, a line kept up to this
+# (what a longer one goes on with is read and dropped), so a line of any length, a generated
+# or pasted comment of megabytes, costs the simulated board's heap no more than this.
+MAX_LINE = const(1000)
+_PIECE = const(256)  # characters read at a time
 
 
 class ScriptError(ValueError):
@@ -114,7 +120,16 @@ def read(lines, on_action=None, base=None):
     decl = None  # its declaration (games/__init__.py), looked up once, not at every line
     playing = None  # type: dict | None
     index = 0
+    if hasattr(lines, "read"):  # a file: read a piece at a time (MAX_LINE)
+        lines = _bounded(lines)
     for n, raw in enumerate(lines, 1):
+        if len(raw) > MAX_LINE:
+            at = raw.find("#", 0, MAX_LINE + 1)
+            if at < 0:
+                raise ScriptError(
+                    n, "line longer than %d characters (only a comment may go on)" % MAX_LINE
+                )
+            raw = raw[:at]  # the rest is a comment
         words = _words(raw.split("#", 1)[0])
         if not words:
             continue
@@ -149,6 +164,27 @@ def read(lines, on_action=None, base=None):
     if settings is None:
         raise ScriptError(1, "empty script: it needs a 'table GAME ...' line")
     return settings
+
+
+def _bounded(f):
+    """The lines of the open file `f`, each cut to MAX_LINE + 1 characters: the rest of a
+    longer line is read and dropped (read() then says whether it was a comment's)."""
+    line = ""
+    while True:
+        piece = f.read(_PIECE)
+        if not piece:
+            break
+        while piece:
+            i = piece.find("\n")
+            if len(line) <= MAX_LINE:
+                line += piece[: (len(piece) if i < 0 else i)][: MAX_LINE + 1 - len(line)]
+            if i < 0:
+                break
+            yield line
+            line = ""
+            piece = piece[i + 1 :]
+    if line:
+        yield line
 
 
 def _words(text):
