@@ -63,7 +63,7 @@ def load_position(line, name, base):
     path = name if name.startswith("/") else base + "/" + name
     try:
         with open(path) as f:
-            return Position.from_dict(json.load(f))
+            return Position.start(json.load(f))
     except OSError:
         raise ScriptError(line, "position %s: no such file (beside the script)" % name)
     except (ValueError, PositionError) as e:
@@ -92,6 +92,8 @@ def _settings(line, game, words):
         if "=" not in w:
             raise ScriptError(line, "setting %r is not key=value" % w)
         k, v = w.split("=", 1)
+        if k in out:  # the last would win unsaid: which one was meant is not known
+            raise ScriptError(line, "setting %r given twice" % k)
         out[k] = int(v) if digits(v) and len(v) < 12 else v
     try:
         check(game, out)
@@ -146,6 +148,10 @@ def read(lines, on_action=None, base=None):
             playing = check(game, settings)  # the settings the table plays by, typed
             settings["game"] = game
             continue
+        if verb == "send":  # a position is read beside the script: its `position` line
+            for w in args:
+                if w.startswith("position="):
+                    raise ScriptError(n, "a position is started from with a `position FILE` line")
         action = (n, verb, _check(n, verb, args, index, game, playing, decl))
         if verb == "position" and base is not None:
             _agrees(n, args[0], load_position(n, args[0], base), settings)
