@@ -23,9 +23,11 @@
 # Words are lower case (command words, games, setting names, choices: `calibrate on`), but
 # what names a card or a tag is read in either case (7h, 04a31922), and so is the word that
 # stands in its place (`enrol CANCEL`, `unenrol ALL`): one rule a field.
-#   ("checked", module, name) a value the game's own code reads: name.from_dict(v) of that
+#   ("checked", module, name, how)  a value the game's own code reads: name.how(v) of that
 #                             module, whose ValueError says what is wrong (Tock's position,
-#                             T4, by its rules core): the checker names no game
+#                             T4, by its rules core: Position.start); a value given as text
+#                             (a person's `position=FILE`) is read by the host's words
+#                             (sim/words.py) first. The checker names no game
 # A setting whose default is None is optional (the game derives it, e.g. Hold'em's big-bet).
 
 from games import declaration
@@ -168,7 +170,7 @@ def value(name, kind, v, known=None):
     if k == "checked":
         reader = getattr(__import__(kind[1], None, None, (kind[2],)), kind[2])
         try:
-            reader.from_dict(v)
+            getattr(reader, kind[3])(v)
         except ValueError as e:
             raise SettingsError("%s: %s" % (name, e))
         return v

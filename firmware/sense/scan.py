@@ -84,6 +84,13 @@ class Sense:
             if not driver.intact:  # not the chain talking (see hal/shiftin.py): not believed
                 self.chain_errors += 1
                 frame = deb.stable
+            if kind == _BUTTON and not deb.primed:
+                # A button down at power-up is no press: it may be the press acted on (its
+                # event and the game on flash) just before the power went, still held, and
+                # it would count twice. It counts once let go and pressed again. (A press the
+                # power cut before it was acted on is then not done: never done twice.)
+                deb.prime(frame, now)
+                continue
             n = deb.update(frame, now)
             for i in range(n):
                 bit = deb.edges[i]

@@ -15,6 +15,12 @@ HEX = "0123456789ABCDEF"
 # the time between two hand actions, at most a minute.
 MAX_MS = 3600000
 _MAX_PACE = const(60000)
+# The longest line a script may have, a comment's part apart: the longest action (a `send new`
+# with ten seats' stacks) is under a hundred. A file is read in pieces, a line kept up to this
+# (what a longer one goes on with is read and dropped), so a line of any length, a generated
+# or pasted comment of megabytes, costs the simulated board's heap no more than this.
+MAX_LINE = const(1000)
+_PIECE = const(256)  # characters read at a time
 
 
 class ScriptError(ValueError):
@@ -101,7 +107,7 @@ def load_position(line, name, base):
     if _nesting(text) > _POSITION_DEPTH:
         raise ScriptError(line, "position %s: nested deeper than a position (T4)" % name)
     try:
-        return Position.from_dict(json.loads(text))
+        return Position.start(json.loads(text))
     except (ValueError, PositionError) as e:
         raise ScriptError(line, "position %s: %s" % (name, e))
 
@@ -128,6 +134,8 @@ def _settings(line, game, words):
         if "=" not in w:
             raise ScriptError(line, "setting %r is not key=value" % w)
         k, v = w.split("=", 1)
+        if k in out:  # the last would win unsaid: which one was meant is not known
+            raise ScriptError(line, "setting %r given twice" % k)
         out[k] = int(v) if digits(v) and len(v) < 12 else v
     try:
         check(game, out)
@@ -156,7 +164,16 @@ def read(lines, on_action=None, base=None):
     decl = None  # its declaration (games/__init__.py), looked up once, not at every line
     playing = None  # type: dict | None
     index = 0
+    if hasattr(lines, "read"):  # a file: read a piece at a time (MAX_LINE)
+        lines = _bounded(lines)
     for n, raw in enumerate(lines, 1):
+        if len(raw) > MAX_LINE:
+            at = raw.find("#", 0, MAX_LINE + 1)
+            if at < 0:
+                raise ScriptError(
+                    n, "line longer than %d characters (only a comment may go on)" % MAX_LINE
+                )
+            raw = raw[:at]  # the rest is a comment
         words = _words(raw.split("#", 1)[0])
         if not words:
             continue
@@ -173,6 +190,10 @@ def read(lines, on_action=None, base=None):
             playing = check(game, settings)  # the settings the table plays by, typed
             settings["game"] = game
             continue
+        if verb == "send":  # a position is read beside the script: its `position` line
+            for w in args:
+                if w.startswith("position="):
+                    raise ScriptError(n, "a position is started from with a `position FILE` line")
         action = (n, verb, _check(n, verb, args, index, game, playing, decl))
         if verb == "position" and base is not None:
             _agrees(n, args[0], load_position(n, args[0], base), settings)
@@ -191,6 +212,27 @@ def read(lines, on_action=None, base=None):
     if settings is None:
         raise ScriptError(1, "empty script: it needs a 'table GAME ...' line")
     return settings
+
+
+def _bounded(f):
+    """The lines of the open file `f`, each cut to MAX_LINE + 1 characters: the rest of a
+    longer line is read and dropped (read() then says whether it was a comment's)."""
+    line = ""
+    while True:
+        piece = f.read(_PIECE)
+        if not piece:
+            break
+        while piece:
+            i = piece.find("\n")
+            if len(line) <= MAX_LINE:
+                line += piece[: (len(piece) if i < 0 else i)][: MAX_LINE + 1 - len(line)]
+            if i < 0:
+                break
+            yield line
+            line = ""
+            piece = piece[i + 1 :]
+    if line:
+        yield line
 
 
 def _words(text):

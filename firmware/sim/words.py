@@ -25,7 +25,8 @@ def parse_words(words, game=None, settings=None):
             cmd["game"] = rest.pop(0)
         for w in rest:
             k, v = _pair(word, w)
-            cmd[k] = _number(v)
+            _once(word, cmd, k)
+            cmd[k] = _read(k, v) if k == "position" else _number(v)
         if game or "game" in cmd:
             typed(cmd, game, settings)  # checked now, with the same checker the board uses
         return cmd
@@ -40,6 +41,7 @@ def parse_words(words, game=None, settings=None):
         else:
             raise SettingsError("%s: %s should be name=value" % (word, _show(w)))
         i += 1
+        _once(word, cmd, k)
         cmd[k] = v if k in ("seat", "card", "mode", "tag") or _text(decl, k) else _number(v)
     typed(cmd, game, settings)
     return cmd
@@ -52,6 +54,27 @@ def _text(decl, name):
             kind = d[1][1] if d[1][0] == "opt" else d[1]
             return kind[0] == "text"
     return False
+
+
+def _read(k, path):
+    """Tock's `position=FILE`: the position (T4, a JSON object) read from the file; the
+    rules core checks it with the rest of the settings."""
+    import json
+
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except OSError as e:
+        raise SettingsError("%s: cannot read %s (%s)" % (k, _show(path), e))
+    except ValueError as e:
+        raise SettingsError("%s: %s is not JSON (%s)" % (k, _show(path), e))
+
+
+def _once(word, cmd, k):
+    """A name given twice (`players=2 players=3`, `bet 3 seat=3`) is refused: the last
+    would win unsaid, and which one was meant is not known."""
+    if k in cmd:
+        raise SettingsError("%s: %s given twice" % (word, _show(k)))
 
 
 def _pair(word, w):

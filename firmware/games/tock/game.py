@@ -9,8 +9,9 @@ SENSORS = "squares"
 SETTINGS = (
     ("players", ("int", 2, 4), 4),
     ("rules", ("choice", ("classic", "king-exit", "toc-fr")), "classic"),
-    # T4: a game from this position (tools, tests), read by the rules core
-    ("position", ("checked", "games.tock.rules", "Position"), None),
+    # T4: a game from this position (a JSON object; `plateau send new tock position=FILE`
+    # reads it from a file), read by the rules core; not one already won (T19)
+    ("position", ("checked", "games.tock.rules", "Position", "start"), None),
 )
 
 COMMANDS = {}  # type: dict[str, tuple]  # Tock's only words are the table's own (new, undo)

@@ -224,6 +224,8 @@ class Position:
                 raise PositionError("flag %s must be one of %s" % (k, ", ".join(FLAG_VALUES[k])))
             if k == "teams" and not isinstance(v, bool):
                 raise PositionError("flag teams must be true or false")
+            if k == "teams" and v and self.players != 4:
+                raise PositionError("flag teams is for 4 players only (T6), not %d" % self.players)
             lo, hi = (0, 2) if k == "jokers" else (1, 7)  # a deck has two jokers (T18)
             if k in ("jokers", "seven_max_pawns") and (
                 isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi
@@ -370,6 +372,8 @@ class Position:
                 pos.cells[s] = c + 1
         turn = d.get("turn", "R")
         if turn == "any":
+            if not pos.flags["jokers"]:  # only a joker lets any seat play next
+                raise PositionError('turn "any" follows a joker (T18): %s has none' % pos.rules)
             pos.turn = ANY
         elif isinstance(turn, str) and len(turn) == 1 and turn in in_play:
             pos.turn = COLOURS.index(turn)
@@ -382,6 +386,8 @@ class Position:
             if name not in in_play:
                 raise PositionError("waiting colour %r is not in play" % (name,))
             c = COLOURS.index(name)
+            if pos.waiting >> c & 1:
+                raise PositionError("waiting lists %s twice (T14)" % name)
             if pos.flags["home_entry"] != "exact16":
                 raise PositionError("waiting is only for home_entry exact16 (T14)")
             if pos.cells[entry_square(c)] != c + 1 or not pos.cells[home_square(c, 1)]:
@@ -390,6 +396,18 @@ class Position:
                     % (name, name, name, name)
                 )
             pos.waiting |= 1 << c
+        return pos
+
+    @classmethod
+    def start(cls, d):
+        """A position a game starts from (Tock's `position` setting, a script's `position`
+        line): one from_dict takes, and not won already (T19: every card would be refused)."""
+        pos = cls.from_dict(d)
+        seat = pos.winner()
+        if seat is not None:
+            raise PositionError(
+                "already won by %s (T19): nothing left to play" % pos._seat_name(seat)
+            )
         return pos
 
     @classmethod
