@@ -90,9 +90,16 @@ def load_position(line, name, base):
     from games.tock.rules import Position, PositionError
 
     path = name if name.startswith("/") else base + "/" + name
+    import os
+
     try:
+        # its size first: a read of _POSITION_MAX + 1 asks the heap for 4 KB in one piece at
+        # every position line, which a simulator's split heap at the chip's size had not
+        size = os.stat(path)[6]
+        if size > _POSITION_MAX:
+            raise ScriptError(line, "position %s: longer than %d bytes" % (name, _POSITION_MAX))
         with open(path, "rb") as f:
-            data = f.read(_POSITION_MAX + 1)
+            data = f.read(size + 1)
     except OSError as e:
         why = "a folder, not a file" if e.args and e.args[0] == 21 else "no such file"
         raise ScriptError(line, "position %s: %s (beside the script)" % (name, why))
