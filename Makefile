@@ -7,8 +7,6 @@ STUBS := $(VENV)/esp32-stubs
 STUBS_PIN := micropython-esp32-stubs==1.29.0.post1
 # ESP32 heap budget for the firmware tests, and the whole simulated table's (firmware plus
 # simulator, bytecode on the heap): where the figures come from: host_tools/plateau/sim.py
-# (320k for one table; the tests that play many in one process, Wi-Fi and the card spot
-# loaded, take 384k)
 HEAP := 96k
 SIM_HEAP := 384k
 PORT ?=
