@@ -68,13 +68,9 @@ def cmd_players(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
-    seats = {}
-    for word in args.seats:
-        seat, eq, name = word.partition("=")
-        if not eq:
-            print(f"plateau players: {word!r} is not SEAT=NAME", file=sys.stderr)
-            return 2
-        seats[seat] = name
+    seats = seat_names(args.seats)
+    if seats is None:
+        return 2
     league = League(args.db)
     if seats and not league.known(args.table):  # as the operator's page refuses it
         print(
@@ -101,6 +97,18 @@ def cmd_players(args: argparse.Namespace) -> int:
     return 0
 
 
+def seat_names(words: list[str]) -> dict[str, str] | None:
+    """`SEAT=NAME` words as {seat: name}; None (said on stderr) when one is not of that form."""
+    seats = {}
+    for word in words:
+        seat, eq, name = word.partition("=")
+        if not eq:
+            print(f"plateau players: {word!r} is not SEAT=NAME", file=sys.stderr)
+            return None
+        seats[seat] = name
+    return seats
+
+
 def players_through(args: argparse.Namespace) -> int:
     """`plateau players --url`: the names sent to a running scoreboard, as its operator's
     page sends them (the token; a table it knows; its checks and audit), not written to the
@@ -114,13 +122,9 @@ def players_through(args: argparse.Namespace) -> int:
     from plateau.club.server import load_token
 
     base = args.url.rstrip("/")
-    seats = {}
-    for word in args.seats:
-        seat, eq, name = word.partition("=")
-        if not eq:
-            print(f"plateau players: {word!r} is not SEAT=NAME", file=sys.stderr)
-            return 2
-        seats[seat] = name
+    seats = seat_names(args.seats)
+    if seats is None:
+        return 2
     try:
         if seats:
             beside = f"{args.db}.token" if args.db else None
