@@ -21,6 +21,7 @@ def _walk(folder):
 
 module("clock.py")
 module("enrolment.py")
+module("outputs.py")
 module("power.py")
 module("safemode.py")
 module("store.py")

@@ -40,12 +40,23 @@ def power_up(
     # imported: loaded as .mpy files (a board with PSRAM), its pieces would split the heap
     sense = Sense(hardware) if hardware else None
     names = hardware.names if hardware else ()
-    played = make_game(game, lk.emit, names, settings or {})
+    # what the table shows (outputs.py), on a board with lights, displays or a buzzer: every
+    # event passes it on its way to the link (its tap)
+    emit = lk.emit
+    shows = None
+    if hardware and (hardware.leds or hardware.displays or hardware.buzzer):
+        from outputs import Outputs
+
+        shows = Outputs(hardware, flash)
+        emit = shows.tap(lk.emit)
+    played = make_game(game, emit, names, settings or {})
     t = (table or Table)(transport, clock, lk, played, sense, store)
+    t.emit = emit
+    t.outputs = shows
     if sense and sense.cards:  # (made now, not when first needed: an object made mid-game
         from enrolment import Enrolment  # stays there, an island splitting the heap)
 
-        t.enrolment = Enrolment(sense.cards, store, lk.emit)
+        t.enrolment = Enrolment(sense.cards, store, emit)
     if station:
         t.station = station
     if store:
@@ -89,6 +100,6 @@ def _resume(t, store):
     if saved and t.enrolment:
         t.enrolment.resume(saved.get("enrol"))
     if store.error:
-        t.link.emit({"type": "error", "what": "saved-game", "why": store.error})
+        t.emit({"type": "error", "what": "saved-game", "why": store.error})
     if tags_why:  # numbered as this boot's, now that the link took up its numbering
-        t.link.emit({"type": "error", "what": "enrolled-tags", "why": tags_why})
+        t.emit({"type": "error", "what": "enrolled-tags", "why": tags_why})

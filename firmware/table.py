@@ -18,6 +18,7 @@ COLLECT = sys.implementation.name == "micropython"
 
 
 class Table:
+    outputs = None  # outputs.Outputs: the lights, displays and buzzer (power.power_up)
     station = None  # what makes the Wi-Fi station, for wifi.network (None: the board's)
     net = None  # link.uplink.Uplink: the club's broker over Wi-Fi, once set up (wifi.py)
     net_clock = None  # the network's time (the simulator's: real time); None: the table's
@@ -26,6 +27,7 @@ class Table:
         self.transport = transport
         self.clock = clock
         self.link = link
+        self.emit = link.emit  # numbered events (power.power_up: through the outputs' tap)
         self.sense = sense
         self.store = store  # store.Store: the game survives resets (the link's keeper too)
         self.enrolment = None  # enrolment.Enrolment, on a table with a card reader
@@ -117,6 +119,10 @@ class Table:
             from wifi import command
 
             return command(self, cmd)
+        if name == "feedback":  # the lights, sound and hints (outputs.py), typed already
+            if not self.outputs:
+                return "this table has no lights, display or buzzer"
+            return self.outputs.command(cmd)
         if name == "config":  # the table's timings, typed and in range already
             if sense and "debounce_ms" in cmd:
                 sense.configure(cmd["debounce_ms"])
@@ -129,6 +135,8 @@ class Table:
             if name == "selftest":  # the hardware, what the game makes of the sensors
                 up = elapsed(self.clock.ticks_ms(), self._started)  # (up to 12.4 days)
                 report = sense.selftest(self.game, up)
+                if self.outputs:
+                    report["outputs"] = self.outputs.report()
                 if self.net:
                     report["wifi"] = self.net.report()
                 self.link.tell(report)
@@ -151,7 +159,7 @@ class Table:
                 return str(e)
             about = self.about()
             about["type"] = "game"
-            self.link.emit(about)  # saved with its `game` event, like every event
+            self.emit(about)  # saved with its `game` event, like every event
             if self.sense:
                 self.sense.held(self.game, self.clock.ticks_ms())
             why = None
@@ -177,7 +185,7 @@ class Table:
         from games import make_game
 
         names = self.sense.hardware.names if self.sense else ()
-        self.game = make_game(name, self.link.emit, names, settings)
+        self.game = make_game(name, self.emit, names, settings)
         if self.store:
             self.store.game = self.game
 
@@ -216,7 +224,7 @@ class Table:
             ev["repeats"] = self._unsaid
             self._unsaid = 0
         try:
-            self.link.emit(ev)
+            self.emit(ev)
         except Exception:
             self._unsaid += 1  # out of memory, likely: the next report counts this one
 
@@ -237,7 +245,7 @@ class Table:
                 if self.sense.calibration:  # (its loop in a frame of its own)
                     self.sense.calibrated(self.link.tell)
                 if self.sense.rail_news:  # the sensors' supply went, or came back
-                    self.link.emit(self.sense.rail_said(self.snapshot))
+                    self.emit(self.sense.rail_said(self.snapshot))
                 busy = self.sense.busy()
                 if self._busy and not busy:
                     self._collect = True  # the sensors just settled: the game reads soon
@@ -249,6 +257,9 @@ class Table:
         self.link.tick(self.clock)
         if self.net:
             self._network(self.net)
+        if self.outputs and game:  # a bounded piece of what the table shows, after the link
+            e = self.enrolment
+            self.outputs.step(self.clock.ticks_ms(), game, e.cards.enrol_as if e else None)
         if self.store and self.store.saves != self._saves:
             self._saves = self.store.saves
             self._collect = True  # a move, a card or a goal was just refereed and saved

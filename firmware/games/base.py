@@ -9,6 +9,50 @@ from micropython import const
 
 STRAYS = const(64)  # strays remembered: a deck and its jokers, with room (cards.py too)
 
+# What the table shows (issue 29), as plain data: a game fills a Show (below) when the table
+# asks (Game.show); outputs.py draws it on the LEDs and the displays and plays the tones.
+# The lights' colours, as codes (outputs.py turns them into the chain's RGB at the set
+# brightness, under the current cap); a Tock seat's colour is its index in "RGBY" + 1.
+OFF = const(0)
+RED = const(1)
+GREEN = const(2)
+BLUE = const(3)
+YELLOW = const(4)
+WHITE = const(5)
+DIM = const(6)  # a faint white: the last move's squares
+ORANGE = const(7)
+BLINK = const(0x80)  # or'ed with a colour: the light blinks
+# Tones: (Hz / 10, ms / 10) pairs played in turn (Hz 0: a rest)
+CHIRP = b"\xc8\x05"  # a card read: 2 kHz, 50 ms
+LOW = b"\x28\x19"  # refused, or wrong: 400 Hz, 250 ms
+GOAL = b"\x64\x0c\x7d\x0c\x96\x14"  # 1 kHz, 1.25 kHz, 1.5 kHz
+FANFARE = b"\x64\x0f\x7d\x0f\x96\x0f\xc8\x28"  # a game, a match or a pot won
+
+
+class Show:
+    """What the table shows, as plain data: made once by the table (outputs.py), cleared
+    and filled by the game's show() each time something changed. `lights`: a colour code a
+    LED of the chain (a square's LED has its sensor's chain bit; `spot` is the card spot's
+    LED, `goals` the goals', by name; -1 or {} when the chain has none); `big`: a score in
+    big digits across the top of the displays (digits, "-", ":" and spaces), `big_b` the
+    same seen from the far end (None: as `big`); `lines`: short lines of text under it
+    (16 characters a line fit). `hints` is what the players asked to see (0 off, 1 the
+    pawns that can move, 2 where a lifted pawn can go)."""
+
+    def __init__(self, leds, spot=-1, goals=None):
+        self.lights = bytearray(leds)
+        self._dark = bytes(leds)
+        self.spot = spot
+        self.goals = goals or {}
+        self.hints = 2
+        self.clear()
+
+    def clear(self):
+        self.lights[:] = self._dark
+        self.big = None
+        self.big_b = None
+        self.lines = []
+
 
 class Game:
     def __init__(self, emit):
@@ -64,6 +108,27 @@ class Game:
                 "why": "tag %s is not a card of this deck (enrol it first)" % uid,
             }
         )
+
+    # --- what the table shows (outputs.py asks) --------------------------------------
+
+    shown = 0  # changed by the game when what show() gives changes with no event (a lift)
+
+    def show(self, out, now):
+        """Fill `out` (a Show, cleared) with what the table shows now: plain data, no I/O.
+        Returns in how many ms the picture changes by itself (a highlight that ends, a
+        clock), 0 if it does not. Asked again at each event, at each change of `shown`,
+        and when that time comes. Here: nothing lit, no text."""
+        return 0
+
+    def sound(self, ev):
+        """The tone of an event just emitted (a Tones string above), or None: a card read
+        chirps, a refusal or a wrong board sounds low. A game adds its own (a goal)."""
+        kind = ev["type"]
+        if kind == "card":
+            return CHIRP
+        if kind == "error" or kind == "illegal":
+            return LOW
+        return None
 
     def step(self, now, settled=True):
         """Once per scan. A game restored after a reset says so at its first step, with

@@ -81,6 +81,7 @@ def build(folder="hardware"):
         else:
             adc = machine.ADC(machine.Pin(s["adc"]), atten=machine.ADC.ATTN_11DB)
             rail = SensorRail(adc, s["ratio"], s["min_volts"], s.get("volts", 5.0))
+    leds, displays, buzzer = _outputs(pins, problems)
     board = Hardware(
         chain=chain,
         reader=reader,
@@ -90,5 +91,38 @@ def build(folder="hardware"):
         registry=hwmap.registry(folder),
         sample_ms=part["sample_ms"],
         rail=rail,
+        leds=leds,
+        displays=displays,
+        buzzer=buzzer,
     )
     return board, problems
+
+
+def _outputs(pins, problems):
+    """What the table shows (outputs.py): the LED chain through MicroPython's neopixel
+    (machine.bitstream, the RMT peripheral), the displays on their I2C bus, the buzzer's
+    PWM; a pin map without one (an older board) has none of it."""
+    leds = buzzer = None
+    displays = ()
+    c = pins.get("leds")
+    if c:
+        from neopixel import NeoPixel
+
+        from hal.leds import LedChain
+
+        leds = LedChain(NeoPixel(machine.Pin(c["data"], machine.Pin.OUT), c["count"]), c)
+    d = pins.get("display")
+    if d:
+        from hal.oled import Oled
+
+        i2c = machine.I2C(
+            d["i2c"], sda=machine.Pin(d["sda"]), scl=machine.Pin(d["scl"]), freq=d["freq"]
+        )
+        sh1106 = d.get("controller", "SH1106") == "SH1106"
+        displays = tuple(Oled(i2c, d["addr"][end], sh1106) for end in sorted(d["addr"]))
+    b = pins.get("buzzer")
+    if b:
+        from hal.buzzer import Buzzer
+
+        buzzer = Buzzer(machine.PWM(machine.Pin(b["pwm"]), freq=b["hz"], duty_u16=0))
+    return leds, displays, buzzer

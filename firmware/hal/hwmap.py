@@ -12,7 +12,7 @@ def load(folder, name):
 
 
 def sensor_names(folder):
-    return load(folder, "sensors.json")["bits"]
+    return Names(load(folder, "sensors.json")["bits"])
 
 
 def sensor_part(folder):
@@ -25,7 +25,77 @@ def sensor_part(folder):
 
 
 def registry(folder):
-    return load(folder, "tags.json")["tags"]
+    return Tags(load(folder, "tags.json")["tags"])
+
+
+class Names:
+    """The sensors' names in chain order (sensors.json "bits"), as a sequence: one text, the
+    names separated by spaces, and where each starts. A list of 104 names takes 3.9 KB of
+    an ESP32's heap (a string object each), this about 0.6 KB; a name is made when asked
+    (a game's setup, selftest, calibration: never in the scan)."""
+
+    def __init__(self, names):
+        from array import array
+
+        self._text = " ".join(names)
+        self._at = array("H", [0])
+        for n in names:
+            self._at.append(self._at[-1] + len(n) + 1)
+
+    def __len__(self):
+        return len(self._at) - 1
+
+    def __getitem__(self, i):
+        if i < 0:
+            i += len(self)
+        return self._text[self._at[i] : self._at[i + 1] - 1]  # (IndexError past the end)
+
+    def index(self, name):
+        for i in range(len(self)):
+            if self[i] == name:
+                return i
+        raise ValueError(name)
+
+    def __iter__(self):
+        for i in range(len(self)):
+            yield self[i]
+
+
+class Tags:
+    """UID hex -> card (tags.json "tags"), as a mapping: one text, a line "UID:card" a tag,
+    looked up by str.find. A dict of the 102 demo tags takes 7.5 KB of an ESP32's heap (a
+    key and a value string each), this 2 KB; a lookup is once per card laid."""
+
+    def __init__(self, tags):
+        self._text = "\n" + "".join("%s:%s\n" % (u, tags[u]) for u in tags)
+
+    def get(self, uid, default=None):
+        t = self._text
+        i = t.find("\n" + uid + ":")
+        if i < 0:
+            return default
+        i += len(uid) + 2
+        return t[i : t.find("\n", i)]
+
+    def __getitem__(self, uid):
+        card = self.get(uid)
+        if card is None:
+            raise KeyError(uid)
+        return card
+
+    def __contains__(self, uid):
+        return self.get(uid) is not None
+
+    def __len__(self):
+        return self._text.count("\n") - 1
+
+    def __iter__(self):
+        t = self._text
+        i = 1
+        while i < len(t):
+            j = t.find(":", i)
+            yield t[i:j]
+            i = t.find("\n", j) + 1
 
 
 class Hardware:
@@ -42,14 +112,22 @@ class Hardware:
         registry=None,
         sample_ms=0,
         rail=None,
+        leds=None,
+        displays=(),
+        buzzer=None,
     ):
         self.chain = chain  # hal.shiftin.ShiftChain
         self.reader = reader  # hal.mfrc522.MFRC522
         self.buttons = buttons  # hal.inputs.Inputs
         self.goals = goals  # hal.inputs.Inputs
         self.names = names  # chain bit -> sensor name (hardware/sensors.json)
-        self.registry = registry if registry is not None else {}  # UID hex -> card
+        self.registry = registry if registry is not None else {}  # UID hex -> card (Tags)
         # the Hall sensors' sampling period (sensors.json "sensor"): a change reaches their
         # output up to this long after it happened
         self.sample_ms = sample_ms
         self.rail = rail  # hal.rail.SensorRail: the sensors' supply, watched (None: not wired)
+        # what the table shows (outputs.py): hal.leds.LedChain, hal.oled.Oled at each end
+        # (A, then B), hal.buzzer.Buzzer
+        self.leds = leds
+        self.displays = displays
+        self.buzzer = buzzer

@@ -24,6 +24,13 @@ TABLE = {
         ("illegal_ms", ("opt", ("int", 200, 30000)), None),
         ("debounce_ms", ("opt", ("int", 2, 200)), None),
     ),
+    # what the table shows and sounds (outputs.py), kept on flash: the LEDs' brightness in
+    # percent, the buzzer, and Tock's hints (the pawns that can move, where a lifted one can go)
+    "feedback": (
+        ("brightness", ("opt", ("int", 0, 100)), None),
+        ("sound", ("opt", ("choice", ("on", "off"))), None),
+        ("hints", ("opt", ("choice", ("off", "pawns", "squares"))), None),
+    ),
     "enrol": (("card", ("card", "cancel"), None),),
     "unenrol": (("tag", ("tag",), None),),
     "calibrate": (("mode", ("choice", ("on", "off")), "on"),),
@@ -100,9 +107,9 @@ def typed(cmd, game=None, settings=None):
         return out
     decl, _ = declaration(word, game)
     out.update(arguments(word, decl, given, settings))
-    if word == "config" and len(out) == 1 + ("id" in out):
+    if word in ("config", "feedback") and len(out) == 1 + ("id" in out):
         raise SettingsError(
-            "config needs name=value settings: " + ", ".join(d[0] for d in TABLE["config"])
+            "%s needs name=value settings: %s" % (word, ", ".join(d[0] for d in TABLE[word]))
         )
     return out
 

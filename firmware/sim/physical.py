@@ -5,17 +5,24 @@
 import gc
 
 from hal import hwmap
+from hal.buzzer import Buzzer
 from hal.hwmap import Hardware
 from hal.inputs import Inputs
+from hal.leds import LedChain
 from hal.mfrc522 import MFRC522, ReaderError
+from hal.oled import Oled
 from hal.rail import SensorRail
 from hal.shiftin import ShiftChain
 from sim.chips import Pin, Rng
 from sim.chips.drv5032 import HallSwitches
 from sim.chips.hc165 import ChainSPI, HC165Chain
+from sim.chips.i2c import I2CBus
+from sim.chips.ledc import BuzzerPWM
 from sim.chips.mfrc522 import MFRC522Chip
 from sim.chips.rail import RailADC, SupplyRail
+from sim.chips.sh1106 import SH1106
 from sim.chips.spi import SPIBus
+from sim.chips.ws2812 import LedChainChip, NeoPixel
 
 BUTTON_MS = 120  # how long a simulated press holds the button down
 # The card spot: one card's outline, a shallow recess over the reader's antenna. A card laid
@@ -55,6 +62,12 @@ class PhysicalTable:
         # the sensors' supply, through the divider to the ADC pin (sim/chips/rail.py)
         rail = pins.get("sensor_rail")
         self._rail_map = rail and (rail["ratio"], rail["min_volts"], rail.get("volts", 5.0))
+        # what the table shows (issue 29): the LED chain, the displays on their bus, the
+        # buzzer's PWM (hal/board.py's _outputs builds the same drivers on the real parts)
+        self.leds_map = pins.get("leds")
+        shown = pins.get("display")
+        self._display = shown and (shown["freq"], [shown["addr"][e] for e in sorted(shown["addr"])])
+        self._buzzer_hz = pins.get("buzzer", {}).get("hz")
         pins = None
         gc.collect()
         now = clock.now
@@ -71,6 +84,23 @@ class PhysicalTable:
         if self._rail_map:
             self.rail = SupplyRail(int(self._rail_map[2] * 1000 + 0.5))
             self.rail_adc = RailADC(self.rail, self._rail_map[0])
+        self.led_chip = None  # type: LedChainChip | None
+        if self.leds_map:
+            m = self.leds_map
+            self.led_chip = LedChainChip(
+                m["count"], lambda: clock.now * 1000, m.get("ma_channel", 20), m.get("ma_idle", 1)
+            )
+        self.i2c = None  # type: I2CBus | None
+        self.displays = []  # type: list  # the SH1106 models, A's end then B's
+        if self._display:
+            self.i2c = I2CBus(self._display[0])
+            for addr in self._display[1]:
+                chip = SH1106(addr)
+                self.i2c.devices[addr] = chip
+                self.displays.append(chip)
+        self.buzzer_pwm = None  # type: BuzzerPWM | None
+        if self._buzzer_hz:
+            self.buzzer_pwm = BuzzerPWM(lambda: clock.now, self._buzzer_hz)
         self.button_pins = {"undo": Pin(1), "new": Pin(1), "pause": Pin(1)}
         self.goal_pins = {"A": Pin(1), "B": Pin(1)}
         self._release = {}  # button -> time to let go
@@ -100,6 +130,10 @@ class PhysicalTable:
             reader.init()
         except ReaderError:
             pass  # poll() keeps trying; selftest says so
+        leds = None
+        if self.led_chip:
+            m = self.leds_map
+            leds = LedChain(NeoPixel(Pin(0), m["count"], self.led_chip), m)
         watch = None
         if self.rail_adc:
             ratio, low, volts = self._rail_map
@@ -115,6 +149,9 @@ class PhysicalTable:
             registry=self.registry,
             sample_ms=self.part["sample_ms"],
             rail=watch,
+            leds=leds,
+            displays=tuple(Oled(self.i2c, d.addr, True) for d in self.displays),
+            buzzer=Buzzer(self.buzzer_pwm) if self.buzzer_pwm else None,
         )
         return self.hardware
 
@@ -123,6 +160,10 @@ class PhysicalTable:
         again), the sensors restart and sample what is over them."""
         self.reader_chip.power_cut()
         self.sensors.power_up(self.clock.now)
+        if self.led_chip:
+            self.led_chip.power_cut()
+        for d in self.displays:
+            d.power_cut()
 
     def _raw(self):
         now = self.clock.now

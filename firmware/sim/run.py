@@ -214,7 +214,37 @@ class Sim:
             self.table.step()
             if self.networks:
                 self.weather()
+            if self.looks:
+                self.look()
             self.clock.sleep_ms(SCAN_MS)
+
+    looks = None  # a file: what the players see, a line each time it has changed (--looks)
+    _looked = -1
+
+    def look(self):
+        """What the players see (sim/look.py), as one JSON line in `looks`, once the table
+        has drawn a change (its output stage idle): the LEDs' colours (hex, r g b a LED),
+        each display's glass (hex, 8 pages of 128 bytes), the tone sounding (Hz, or 0), the
+        number of the last event and the world's time."""
+        out = self.table.outputs
+        if out is None or out.redraws == self._looked or not out.idle():
+            return
+        self._looked = out.redraws
+        ph = self.physical
+        chip = ph.led_chip
+        leds = ""
+        if chip:  # (the chain's bytes are g r b a LED)
+            rgb = bytearray(chip.frame)
+            for i in range(chip.n):
+                rgb[3 * i], rgb[3 * i + 1] = chip.frame[3 * i + 1], chip.frame[3 * i]
+            leds = _hex(rgb)
+        f = self.looks
+        f.write('{"seq":%d,"t":%d,"leds":"%s","displays":[' % (self.link.seq, self.clock.now, leds))
+        for i in range(len(ph.displays)):
+            f.write(('"%s"' if not i else ',"%s"') % _hex(ph.displays[i].glass()))
+        tone = ph.buzzer_pwm.sounding() if ph.buzzer_pwm else 0
+        f.write('],"tone":%d}\n' % tone)
+        f.flush()
 
     def wait_host(self, until, limit_ms, say=None, live=False):
         """Run the loop in real time until until() is true or limit_ms pass. Table time
@@ -511,6 +541,12 @@ class Capture:
         return out
 
 
+def _hex(data):
+    from binascii import hexlify
+
+    return hexlify(data).decode()
+
+
 def play(path, hw_dir, boot="00000000", state=None, start=0, piled=False):
     """Plays a script file through the firmware in this process; returns the events.
     `start`: the board's tick counter at the start (clock.VirtualClock); `piled`: every card
@@ -559,6 +595,7 @@ _VALUED = (
     "--world",
     "--flash-ms",
     "--air",
+    "--looks",
 )
 _TWO_VALUED = ("--net",)  # SSID PASSWORD
 
@@ -622,6 +659,9 @@ def main(argv):
         Sim.networks = {argv[net + 1]: [argv[net + 2], -58, True]}
         Sim.air_clock = BoardClock()
         Sim.air = option(argv, "--air")
+    looks = option(argv, "--looks")
+    if looks:
+        Sim.looks = open(looks, "w")
     world = option(argv, "--world")
     if world:
         from sim.world import World

@@ -48,6 +48,16 @@ class HoldemGame(CardGame):
 
     # --- what the table asks of a game ------------------------------------------------
 
+    def show(self, out, now):  # what the table shows (show.py beside this file)
+        from games.holdem.show import show
+
+        return show(self, out, now)
+
+    def sound(self, ev):
+        from games.holdem.show import sound
+
+        return sound(self, ev)
+
     def about(self):
         return {"game": "holdem", "rules": self.structure, "players": len(self.seats)}
 

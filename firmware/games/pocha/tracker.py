@@ -106,6 +106,16 @@ class PochaGame(CardGame):
 
     # --- what the table asks of a game ----------------------------------------------------
 
+    def show(self, out, now):  # what the table shows (show.py beside this file)
+        from games.pocha.show import show
+
+        return show(self, out, now)
+
+    def sound(self, ev):
+        from games.pocha.show import sound
+
+        return sound(self, ev)
+
     def about(self):
         return {
             "game": "pocha",

@@ -16,6 +16,7 @@ from games.tock.rules import (
     ANY,
     CELLS,
     COLOURS,
+    REACH,
     Card,
     Illegal,
     Position,
@@ -78,6 +79,7 @@ class TockGame(CardGame):
         self.unsaved = True  # the game changed since it was last saved (store.py)
         self.resumed = False  # restored after a reset: compare with the board, say so
         self.last_why = None  # why the last board read with a card matched no legal move
+        self.moved_at = None  # the last move's time (its squares lit a while: show.py)
         self.refused = []  # cards refused since the last card played (games/cards.py)
 
     def state(self):
@@ -137,6 +139,44 @@ class TockGame(CardGame):
             snap["problem"] = self.wrong
         return snap
 
+    # --- what the table shows (games/tock/show.py) -------------------------------------
+
+    moved_at = None  # when the last move was played (its squares lit a while)
+    fix = ""  # the `fix` of the last `illegal` said
+    _leds = None
+    _buf = None
+
+    def show(self, out, now):
+        from games.tock.show import show
+
+        return show(self, out, now)
+
+    def sound(self, ev):
+        from games.tock.show import sound
+
+        return sound(self, ev)
+
+    def cell_leds(self):
+        """cell -> its LED (the chain runs in the sensors' order: a square's LED has its
+        sensor's bit), camp slot k at CELLS + k; 255 where there is none. Made once."""
+        leds = self._leds
+        if leds is None:
+            leds = self._leds = bytearray(b"\xff" * (CELLS + 16))
+            cells = self._bit_cell
+            for b in range(len(cells)):
+                c = cells[b]
+                if c < CELLS:
+                    leds[c] = b
+                elif c != 255:
+                    leds[CELLS + c - 100] = b
+        return leds
+
+    def reach_buf(self):
+        """Position.reach's cells (REACH), made once."""
+        if self._buf is None:
+            self._buf = bytearray(REACH)
+        return self._buf
+
     def _seat(self):
         t = self.pos.turn
         if t == ANY:
@@ -165,6 +205,7 @@ class TockGame(CardGame):
         # nothing else lifted meanwhile, was only picked up: its square keeps its pawn (this
         # tells a Jack's two squares from a fumble next to them).
         air = self._air
+        first = air[0] if air else None  # the pawn lifted first: the hints follow it
         if not level:
             air.append(cell)
             self._lifts += 1
@@ -177,6 +218,8 @@ class TockGame(CardGame):
                 air.pop()
             if not air:
                 self._lifts = 0
+        if self.card is not None and first != (air[0] if air else None):
+            self.shown += 1
         self.last_edge = now
         self.dirty = True
 
@@ -298,6 +341,7 @@ class TockGame(CardGame):
         move = self.pos.undo()
         if move is None:
             return "nothing to undo"
+        self.moved_at = None
         name = str(move.card)
         if name in self.played:
             self.played.remove(name)
@@ -437,6 +481,7 @@ class TockGame(CardGame):
         if move.captures:
             ev["captures"] = move.captures
         self.pos.play(move)
+        self.moved_at = now
         self._done()
         self.emit(ev)
         self.agreement = _AGREES
@@ -483,6 +528,7 @@ class TockGame(CardGame):
             ev["what"] = "move"
             ev["card"] = str(self.card)
             ev["why"] = self.last_why or "no legal move of %s leads to this board" % self.card
+        self.fix = fix
         self.emit(ev)
         self.agreement = _REPORTED
         self.owed = True

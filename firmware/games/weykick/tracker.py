@@ -63,6 +63,19 @@ class WeykickGame(Game):
 
     # --- what the table asks of a game ----------------------------------------------------
 
+    scored_into = None  # the goal the last goal went into, and when (show.py)
+    scored_at = None
+
+    def show(self, out, now):
+        from games.weykick.show import show
+
+        return show(self, out, now)
+
+    def sound(self, ev):
+        from games.weykick.show import sound
+
+        return sound(self, ev)
+
     def about(self):
         return {
             "game": "weykick",
@@ -171,6 +184,8 @@ class WeykickGame(Game):
             self._ignored(name, why)
         else:
             self._goal(name)
+            self.scored_into = name  # its light blinks a while (show.py)
+            self.scored_at = now
 
     def _spend(self, g, now, since, counted):
         g.armed = False

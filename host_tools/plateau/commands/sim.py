@@ -4,6 +4,7 @@ MicroPython) and `plateau demo` (a generated game, no hardware needed)."""
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import re
 import sqlite3
@@ -70,6 +71,19 @@ def add_sim(sub, common) -> None:
         f"from {-TICKS_TOP - 1} to {TICKS_TOP} (default 0, just powered up); it wraps at "
         f"{TICKS_TOP} as an ESP32's does, so -5000 plays the game across the wrap 5 s in, "
         "as on a board up 12.4 days",
+    )
+    s.add_argument(
+        "--lights",
+        action="store_true",
+        help="after each change, draw what the players see: the LEDs where their squares are "
+        "and both displays (the simulated chips' state: docs/feedback.md)",
+    )
+    s.add_argument(
+        "--pictures",
+        metavar="DIR",
+        type=out_folder,
+        help="write what the players see as an SVG picture each time it changes: "
+        "DIR/NNNN-eSEQ.svg (the board's LEDs and the displays' pixels)",
     )
     s.add_argument(
         "--wifi",
@@ -171,6 +185,8 @@ def play(
     heap: str | int | None = None,
     ticks_start: int | None = None,
     wifi: dict | None = None,
+    lights: bool = False,
+    pictures: str | None = None,
 ) -> int:
     """Plays a checked script through the firmware and shows (and logs) its events. `wifi`:
     the `wifi` command's settings (a stand-alone table): the simulated room gets that
@@ -190,6 +206,16 @@ def play(
     if wifi:
         fw_args += ["--net", wifi["ssid"], wifi["password"]]
         setup = {"cmd": "wifi", "id": "sim-wifi", **wifi}
+    looks = None
+    if lights or pictures:  # what the players see: the simulator writes it, drawn here
+        import tempfile
+
+        from plateau.lights import Looks
+
+        work = Path(tempfile.mkdtemp(prefix="plateau-looks-"))
+        fw_args += ["--looks", str(work / "looks.jsonl")]
+        looks = Looks(work / "looks.jsonl")
+        shown = Shown(lights, pictures, script)
     count = 0
     played = greeted = False  # sim_end: the script was played to its end; the table's hello
     try:
@@ -222,6 +248,8 @@ def play(
             if logger and logged:
                 logger.write(ev)
             view.show(ev)
+            if looks:
+                shown.draw(looks.new())
     except LinkError:
         if not fw.finished():
             raise
@@ -236,6 +264,9 @@ def play(
             logger.close()
         code = fw.wait()
         err = fw.stderr()
+        if looks:
+            shown.draw(looks.new())
+            shown.close()
     what = micropython or "micropython"
     if code:
         if "MemoryError" in err:  # its traceback, then what it means
@@ -256,6 +287,44 @@ def play(
     if not as_json:
         print(f"-- {count} numbered events, firmware exited cleanly", file=sys.stderr)
     return 0
+
+
+class Shown:
+    """What the players see, each time it changed: drawn in the terminal (--lights) and
+    written as pictures (--pictures DIR, with an index.html of them all)."""
+
+    def __init__(self, lights: bool, pictures: str | None, script: str):
+        from plateau import HARDWARE
+
+        self.lights = lights
+        self.folder = Path(pictures) if pictures else None
+        if self.folder:
+            self.folder.mkdir(parents=True, exist_ok=True)
+        self.names = json.loads((HARDWARE / "sensors.json").read_text())["bits"]
+        self.colour = sys.stdout.isatty()
+        self.count = 0
+        self.script = script
+
+    def draw(self, looks: list) -> None:
+        from plateau.lights import svg, terminal
+
+        for look in looks:
+            self.count += 1
+            if self.lights:
+                print(f"   -- what the players see (after event {look.seq}, t={look.t} ms)")
+                for line in terminal(look, self.names, self.colour):
+                    print(line)
+            if self.folder:
+                name = f"{self.count:04d}-e{look.seq}.svg"
+                title = f"{Path(self.script).name}: after event {look.seq}, t={look.t} ms"
+                (self.folder / name).write_text(svg(look, self.names, title))
+
+    def close(self) -> None:
+        if self.folder:
+            pics = sorted(p.name for p in self.folder.glob("*.svg"))
+            body = "".join(f'<p>{p}</p><img src="{p}">\n' for p in pics)
+            (self.folder / "index.html").write_text(f"<!doctype html><title>looks</title>\n{body}")
+            print(f"-- {len(pics)} pictures in {self.folder}", file=sys.stderr)
 
 
 def cmd_sim(args: argparse.Namespace) -> int:
@@ -293,6 +362,8 @@ def cmd_sim(args: argparse.Namespace) -> int:
         heap=args.heap,
         ticks_start=args.ticks_start,
         wifi=wifi,
+        lights=args.lights,
+        pictures=args.pictures,
     )
 
 
