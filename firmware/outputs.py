@@ -329,8 +329,9 @@ class Outputs:
         total = self._fill(level)
         budget = chain.ma_cap - chain.ma_idle * chain.count
         ma = total * chain.ma_channel // 255
-        if ma > budget > 0:
-            self._fill(level * budget // ma)
+        while ma > budget and level > 0:  # (each level rounds down: once or twice more)
+            level = min(level - 1, level * budget // ma)
+            ma = self._fill(level) * chain.ma_channel // 255
         chain.write()
 
     def _fill(self, level):

@@ -201,7 +201,8 @@ class Checker:
             return
         moves = pos.legal_moves(game.card)
         want = set()
-        if not game._air:
+        lifted = game.lifted()
+        if lifted is None:
             for m in moves:
                 for c, f, _ in m.parts:
                     if f is None:
@@ -214,12 +215,12 @@ class Checker:
                         want.add(names.index(square_name(f)))
             COUNTS["pawns"] += 1
             what = "the pawns lit for %s" % game.card
-        elif game.card.rank == "J" and game._air[0] < CELLS:
+        elif game.card.rank == "J" and lifted < CELLS:
             # a swap: each pawn the rules' own check lets it change places with (the list of
             # moves merges swaps that give one position: two pawns of one colour, T12)
             from games.tock.rules import Illegal
 
-            s = game._air[0]
+            s = lifted
             for t in range(CELLS):
                 if t == s or not pos.cells[t]:
                     continue
@@ -233,7 +234,7 @@ class Checker:
             COUNTS["lifted"] += 1
             what = "the squares lit for the pawn lifted with %s" % game.card
         else:
-            s = game._air[0]
+            s = lifted
             for m in moves:
                 moved = False
                 for c, f, t in m.parts:
@@ -249,7 +250,7 @@ class Checker:
             COUNTS["lifted"] += 1
             what = "the squares lit for the pawn lifted with %s" % game.card
         if white != want:
-            sys.stderr.write("position %s air %s\n" % (json.dumps(pos.to_dict()), game._air))
+            sys.stderr.write("position %s lifted %s\n" % (json.dumps(pos.to_dict()), lifted))
             fail(what, sorted(names[i] for i in white), sorted(names[i] for i in want), self.sim)
 
     def weykick(self, game, chain, screens, notice):

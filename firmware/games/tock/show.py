@@ -53,9 +53,10 @@ def show(game, out, now):
         lines.append("card " + str(card))
         if out.hints:
             buf = game.reach_buf()
-            air = game._air
-            lifted = air[0] if air and out.hints == 2 else -1
-            if lifted >= 100:  # a pawn from a camp slot: its colour's camp
+            lifted = game.lifted() if out.hints == 2 else None
+            if lifted is None:
+                lifted = -1
+            elif lifted >= 100:  # a pawn from a camp slot: its colour's camp
                 lifted = CELLS + (lifted - 100) // 4
             n = pos.reach(card, buf, lifted)
             if lifted < 0:

@@ -156,6 +156,22 @@ class TockGame(CardGame):
 
         return sound(self, ev)
 
+    def lifted(self):
+        """The pawn in the hand: the first lifted (cell, or 100 + a camp slot) that is off its
+        square as the game has it (its square empty, or its camp short of pawns); None when
+        every pawn stands where the game has it. (The air list alone can hold a square the
+        sensors reported lifted after a pawn was set down elsewhere.)"""
+        pos = self.pos
+        for cell in self._air:
+            if cell < CELLS:
+                if pos.cells[cell] and not self.occ[cell]:
+                    return cell
+            elif cell != 255:
+                c = (cell - 100) // 4
+                if sum(self.camp[c * 4 : c * 4 + 4]) < pos.camp(c):
+                    return cell
+        return None
+
     def cell_leds(self):
         """cell -> its LED (the chain runs in the sensors' order: a square's LED has its
         sensor's bit), camp slot k at CELLS + k; 255 where there is none. Made once."""
@@ -193,6 +209,7 @@ class TockGame(CardGame):
         cell = self._bit_cell[bit]
         if cell == 255:
             return
+        held = self.lifted() if self.card is not None else None  # the hints follow it
         if cell < CELLS:
             self.occ[cell] = level
         else:
@@ -205,7 +222,6 @@ class TockGame(CardGame):
         # nothing else lifted meanwhile, was only picked up: its square keeps its pawn (this
         # tells a Jack's two squares from a fumble next to them).
         air = self._air
-        first = air[0] if air else None  # the pawn lifted first: the hints follow it
         if not level:
             air.append(cell)
             self._lifts += 1
@@ -218,7 +234,7 @@ class TockGame(CardGame):
                 air.pop()
             if not air:
                 self._lifts = 0
-        if self.card is not None and first != (air[0] if air else None):
+        if self.card is not None and self.lifted() != held:
             self.shown += 1
         self.last_edge = now
         self.dirty = True
