@@ -54,7 +54,24 @@ def run(ring):
 GAME = "tock"  # the game at first power-up; `plateau send new weykick ...` changes it, and a
 # saved game of either kind is resumed as that game
 
-if not safemode.why:  # (in safe mode boot.py has said why)
+
+def say_safe(why):
+    """Safe mode said at the table too (its displays and the spot's LED: outputs.py), in
+    case nobody reads the console; nothing here may keep the REPL from the board."""
+    try:
+        from hal import hwmap
+        from hal.board import outputs
+        from outputs import safe_mode
+
+        leds, displays, _ = outputs(hwmap.load("hardware", "pinmap.json"))
+        safe_mode(hwmap.Hardware(leds=leds, displays=displays), why)
+    except Exception as e:  # (a part missing, a pin map without outputs): the REPL first
+        print("plateau: safe mode not shown at the table (%s)" % e)
+
+
+if safemode.why:  # (boot.py said why on the console)
+    say_safe(safemode.why)
+else:
     # The ring's store must be one block of the heap: take it before the imports fragment it.
     from link.ring import Ring
 

@@ -215,11 +215,12 @@ class Outputs:
             self.game = game
             self._enrol = enrol
             self._ask = True
+        if self._tone is not None and ticks_diff(now, self._note_at) >= 0:
+            self._play()
         due = self._due
         if self._ask or (due is not None and ticks_diff(now, due) >= 0):
             self._redraw(now, game)
-        if self._tone is not None and ticks_diff(now, self._note_at) >= 0:
-            self._play()
+            return  # the game's part of this pass: the buses wait for the next one
         if self._blink and elapsed(now, self._blink_at) >= _BLINK_MS:
             self._blink_at = now
             self._phase = not self._phase
@@ -287,11 +288,7 @@ class Outputs:
         self._due = (now + wait) & TICKS_MAX if wait > 0 else None
         if out.lights != self._drawn:  # the frame is made again only if a code changed
             self._drawn[:] = out.lights
-            blink = False
-            for c in out.lights:
-                if c & BLINK:
-                    blink = True
-                    break
+            blink = max(out.lights) >= BLINK  # (a loop in C: BLINK is the codes' high bit)
             if blink and not self._blink:
                 self._blink_at = now
                 self._phase = True
@@ -428,6 +425,36 @@ class Outputs:
             self.buzzer.quiet()
         self._note = i + 2
         self._note_at = (self._now + tone[i + 1] * 10) & TICKS_MAX
+
+
+def safe_mode(hardware, why):
+    """Safe mode (main.py: the table is not started) said at the table: on the displays,
+    the card spot's LED orange, the rest dark. Best effort: a part that does not answer is
+    left, and nothing here may keep the board from its REPL."""
+    import framebuf
+
+    lines = ["SAFE MODE"] + _wrap(why) + ["", "the REPL is free"]
+    for d in hardware.displays:
+        try:
+            d.init()
+            fb = framebuf.FrameBuffer(d.buf, d.width, 8, framebuf.MONO_VLSB)
+            for p in range(8):
+                text = lines[p] if p < len(lines) else ""
+                fb.fill(0)
+                fb.text(text, (d.width - 8 * len(text)) // 2, 0, 1)
+                d.send(p)
+        except OSError:
+            pass
+    chain = hardware.leds
+    if chain:
+        buf = chain.buf
+        for i in range(len(buf)):
+            buf[i] = 0
+        if chain.spot >= 0:
+            at = 3 * chain.spot
+            for k in range(3):  # orange, dim: (64, 16, 0) in the chain's byte order
+                buf[at + chain.order.index("RGB"[k])] = (64, 16, 0)[k]
+        chain.write()
 
 
 def _sooner(wait, left):

@@ -81,7 +81,7 @@ def build(folder="hardware"):
         else:
             adc = machine.ADC(machine.Pin(s["adc"]), atten=machine.ADC.ATTN_11DB)
             rail = SensorRail(adc, s["ratio"], s["min_volts"], s.get("volts", 5.0))
-    leds, displays, buzzer = _outputs(pins, problems)
+    leds, displays, buzzer = outputs(pins)
     board = Hardware(
         chain=chain,
         reader=reader,
@@ -98,10 +98,11 @@ def build(folder="hardware"):
     return board, problems
 
 
-def _outputs(pins, problems):
+def outputs(pins):
     """What the table shows (outputs.py): the LED chain through MicroPython's neopixel
     (machine.bitstream, the RMT peripheral), the displays on their I2C bus, the buzzer's
-    PWM; a pin map without one (an older board) has none of it."""
+    PWM; a pin map without one (an older board) has none of it. Alone for safe mode
+    (main.py), which sets up nothing else."""
     leds = buzzer = None
     displays = ()
     c = pins.get("leds")

@@ -38,7 +38,8 @@ class Checker:
         self.sim = sim
         self.redraws = -1  # the stage's redraws when last checked
         self.frame = None  # the LED frame then (its blinking phase)
-        self.heard = []  # (event, world ms) of the events the stage heard
+        self.heard = []  # (event, world ms) of the events the stage heard, the last few
+        self.why = None  # the last one that gave a reason, and when
         out = sim.table.outputs
         self.wrap(out)
 
@@ -50,6 +51,8 @@ class Checker:
             self.heard.append((ev, clock.now))
             if len(self.heard) > 16:
                 self.heard.pop(0)
+            if ev.get("why"):
+                self.why = (ev, clock.now)
             heard(ev)
 
         out.heard = listen
@@ -91,15 +94,14 @@ class Checker:
     def notice(self):
         """The words the displays must show instead of the game's: the reason of the last
         event that gave one, said less than 5 s ago (with some slack at the edges: None)."""
-        now = self.sim.clock.now
-        for ev, t in reversed(self.heard):
-            if ev.get("why"):
-                age = now - t
-                if age < 4900:
-                    return ev["why"]
-                if age < 5100:
-                    return None  # (the edge: either)
-                return ""
+        if self.why is None:
+            return ""
+        ev, t = self.why
+        age = self.sim.clock.now - t
+        if age < 4900:
+            return ev["why"]
+        if age < 5100:
+            return None  # (the edge: either)
         return ""
 
     def spot(self, chain, spot):

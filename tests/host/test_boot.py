@@ -87,6 +87,61 @@ def test_the_repl_command_restarts_into_safe_mode_once(tmp_path):
     assert started_table(log)
 
 
+def shown(d):
+    """What the board's LEDs, displays and buzzer showed when the run stopped (the stand-in
+    machine's shown.json: the chip models read back)."""
+    return json.loads((d / "shown.json").read_text())
+
+
+def test_the_table_shows_its_game_on_the_real_drivers(tmp_path):
+    # issue 29: the LED chain through neopixel and machine.bitstream, the displays on
+    # machine.I2C, the buzzer on machine.PWM, as hal/board.py sets them up
+    d = board(tmp_path, feeds=150)
+    text, events, log = power_up(d)
+    assert "fed 150 violations 0" in log
+    pins = json.loads((HARDWARE / "pinmap.json").read_text())
+    shows = pins["display"]
+    assert f"i2c {shows['i2c']} {shows['sda']} {shows['scl']} {shows['freq']}" in log
+    assert f"pwm {pins['buzzer']['pwm']} {pins['buzzer']['hz']} 0" in log
+    seen = shown(d)
+    for addr in shows["addr"].values():
+        big, lines = seen["displays"][str(addr)]
+        assert big is None and lines[:2] == ["RED to play", "lay a card"]
+    names = json.loads((HARDWARE / "sensors.json").read_text())["bits"]
+    lit = sorted(names[i] for i, rgb in enumerate(seen["leds"][: len(names)]) if any(rgb))
+    assert lit == ["RH1", "RH2", "RH3", "RH4"]
+    assert all(
+        rgb[0] and not rgb[1] and not rgb[2] for rgb in seen["leds"][: len(names)] if any(rgb)
+    )
+
+
+def test_a_display_that_does_not_answer_at_power_up_is_said_and_the_table_runs(tmp_path):
+    pins = json.loads((HARDWARE / "pinmap.json").read_text())
+    a = pins["display"]["addr"]["A"]
+    d = board(tmp_path, feeds=150, displays=[a])  # display B unplugged
+    text, events, log = power_up(d)
+    assert started_table(log) and "fed 150 violations 0" in log
+    said = [e for e in events if e.get("what") == "display"]
+    assert len(said) == 1 and "display B" in said[0]["why"], said
+    assert shown(d)["displays"][str(a)][1][0] == "RED to play"
+
+
+def test_safe_mode_is_shown_at_the_table_and_sets_up_nothing_else(tmp_path):
+    d = board(tmp_path, held=["pause"])
+    text, events, log = power_up(d)
+    assert "safe button was held" in text and not started_table(log)
+    assert not any(line.startswith("spi") for line in log)  # the chain and reader untouched
+    seen = shown(d)
+    pins = json.loads((HARDWARE / "pinmap.json").read_text())
+    for addr in pins["display"]["addr"].values():
+        big, lines = seen["displays"][str(addr)]
+        assert lines[0] == "SAFE MODE" and "safe button" in " ".join(lines)
+    spot = pins["leds"]["spot"]
+    r, g, b = seen["leds"][spot]
+    assert r > g > b == 0  # orange
+    assert not any(any(rgb) for i, rgb in enumerate(seen["leds"]) if i != spot)
+
+
 def test_main_py_decides_itself_when_boot_py_is_missing(tmp_path):
     d = board(tmp_path)
     (d / "boot.py").unlink()  # an older deploy, or a board set up by hand

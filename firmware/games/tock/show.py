@@ -62,10 +62,8 @@ def show(game, out, now):
             if lifted < 0:
                 lines.append("%d pawns can move" % _lit_pawns(game, pos, buf, lights, leds))
             else:
-                lines.append("%d squares to go" % n)
-                for q in range(CELLS):
-                    if buf[q] and leds[q] != 255:
-                        lights[leds[q]] = WHITE
+                lines.append("%d squares to go" % n if n != 1 else "1 square to go")
+                _lit(buf, lights, leds)
     else:
         lines.append("lay a card")
     if game.owed and game.fix:  # an `illegal` said and not yet corrected
@@ -97,15 +95,24 @@ def _home(lights, leds, c, colour):
             lights[led] = colour
 
 
+def _lit(buf, lights, leds):
+    """The squares set in buf (Position.reach's cells) lit white; how many. The set ones are
+    found by bytes.find (a search in C): a few squares of 88."""
+    cells = bytes(buf[:CELLS])
+    n = 0
+    q = cells.find(b"\x01")
+    while q >= 0:
+        n += 1
+        if leds[q] != 255:
+            lights[leds[q]] = WHITE
+        q = cells.find(b"\x01", q + 1)
+    return n
+
+
 def _lit_pawns(game, pos, buf, lights, leds):
     """The pawns with a legal move (buf from Position.reach, s = -1) lit white: on the
     track and in the homes by square, in a camp the slots that hold a pawn. How many."""
-    n = 0
-    for q in range(CELLS):
-        if buf[q]:
-            n += 1
-            if leds[q] != 255:
-                lights[leds[q]] = WHITE
+    n = _lit(buf, lights, leds)
     for c in range(4):
         if buf[CELLS + c]:
             n += pos.camp(c)

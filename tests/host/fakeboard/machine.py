@@ -5,15 +5,20 @@
 # holds the test's knobs (reset cause, buttons held, tags on the reader, watchdog feeds before
 # the run is stopped). Never deployed.
 import json
+import sys
 import time
 
 from sim.chips import Pin as Wire
 from sim.chips.drv5032 import HallSwitches
 from sim.chips.hc165 import ChainSPI, HC165Chain
+from sim.chips.i2c import I2CBus
+from sim.chips.ledc import BuzzerPWM
 from sim.chips.mfrc522 import MFRC522Chip
+from sim.chips.sh1106 import SH1106
 from sim.chips.ntag213 import Tag
 from sim.chips.rail import RailADC, SupplyRail
 from sim.chips.spi import SPIBus
+from sim.chips.ws2812 import LedChainChip
 
 PWRON_RESET = 1
 HARD_RESET = 2
@@ -59,8 +64,38 @@ for _name, _gpio in _MAP["buttons"].items():
     _WIRES[_gpio] = Wire(0 if _name in _KNOBS.get("held", ()) else 1)
 
 
+# what the table shows: the LED chain on its data pin, the displays on the I2C bus (knob
+# "displays": the addresses that answer, every one of the pin map's if not given), the buzzer
+_LEDS = LedChainChip(_MAP["leds"]["count"], time.ticks_us)
+_I2C = I2CBus(_MAP["display"]["freq"])
+for _addr in _KNOBS.get("displays", list(_MAP["display"]["addr"].values())):
+    _I2C.devices[_addr] = SH1106(_addr)
+_BUZZER = [None]
+
+
 def violations():
-    return _CHAIN.violations + _CHIP.violations
+    out = _CHAIN.violations + _CHIP.violations + _LEDS.violations
+    for d in _I2C.devices.values():
+        out = out + d.violations
+    return out
+
+
+def shown():
+    """What the LEDs and displays show, for the test (written to shown.json at the end)."""
+    from sim import look
+
+    with open("shown.json", "w") as f:
+        json.dump(
+            {
+                "leds": [list(_LEDS.rgb(i)) for i in range(_LEDS.n)],
+                "displays": {a: look.screen(d) for a, d in _I2C.devices.items()},
+                "tones": _BUZZER[0].tones if _BUZZER[0] else [],
+            },
+            f,
+        )
+
+
+sys.atexit(lambda: shown())  # (the board's REPL, where a run without a reset ends)
 
 
 class Pin:
@@ -106,6 +141,21 @@ def SPI(id, baudrate=500000, polarity=0, phase=0, sck=None, mosi=-1, miso=None):
     return SPIBus(baudrate, polarity, phase, (_CHIP,))
 
 
+def I2C(id, sda=None, scl=None, freq=400000):
+    _log("i2c", id, sda.id if sda else None, scl.id if scl else None, freq)
+    return _I2C
+
+
+def PWM(pin, freq=None, duty_u16=None):
+    _log("pwm", pin.id, freq, duty_u16)
+    _BUZZER[0] = BuzzerPWM(time.ticks_ms, freq or 1000, duty_u16 or 0)
+    return _BUZZER[0]
+
+
+def bitstream(pin, encoding, timing, buf):
+    _LEDS.bitstream(pin, encoding, timing, buf)
+
+
 class WDT:
     def __init__(self, id=0, timeout=5000):
         _log("wdt", timeout)
@@ -116,11 +166,13 @@ class WDT:
         self.fed += 1
         if self.fed >= self.stop_after:
             _log("fed", self.fed, "violations", len(violations()))
+            shown()
             raise SystemExit(0)  # the test has seen enough of the loop
 
 
 def reset():
     _log("reset")
+    shown()
     raise SystemExit(0)
 
 
