@@ -59,9 +59,10 @@ def say_safe(why):
     """Safe mode said at the table too (its displays and the spot's LED: outputs.py), in
     case nobody reads the console; nothing here may keep the REPL from the board."""
     try:
+        from outputs import safe_mode
+
         from hal import hwmap
         from hal.board import outputs
-        from outputs import safe_mode
 
         leds, displays, _ = outputs(hwmap.load("hardware", "pinmap.json"))
         safe_mode(hwmap.Hardware(leds=leds, displays=displays), why)

@@ -14,9 +14,9 @@ from sim.chips.hc165 import ChainSPI, HC165Chain
 from sim.chips.i2c import I2CBus
 from sim.chips.ledc import BuzzerPWM
 from sim.chips.mfrc522 import MFRC522Chip
-from sim.chips.sh1106 import SH1106
 from sim.chips.ntag213 import Tag
 from sim.chips.rail import RailADC, SupplyRail
+from sim.chips.sh1106 import SH1106
 from sim.chips.spi import SPIBus
 from sim.chips.ws2812 import LedChainChip
 
