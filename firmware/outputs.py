@@ -274,14 +274,17 @@ class Outputs:
                 wait = _sooner(wait, left)
             else:
                 self._spot = 0
+        # a word from the table under the game's first line (with the big digits) or two:
+        # whose turn it is stays in sight
+        keep = 1 if out.big is not None else 2
         if self._enrol:
-            out.lines = _wrap("enrol " + self._enrol + ": lay its card on the spot")
+            out.lines = out.lines[:keep] + _wrap("enrol " + self._enrol + ": lay its card")
             if out.spot >= 0:
                 out.lights[out.spot] = WHITE | BLINK
         elif self._notice:
             left = _NOTICE_MS - elapsed(now, self._notice_at)
             if left > 0:
-                out.lines = self._notice
+                out.lines = out.lines[:keep] + self._notice
                 wait = _sooner(wait, left)
             else:
                 self._notice = None
@@ -462,14 +465,14 @@ def _sooner(wait, left):
 
 
 def _wrap(text):
-    """Words in lines of at most _COLS characters (a longer word cut), at most 4 lines."""
+    """Words in lines of at most _COLS characters (a longer word cut), at most 3 lines."""
     lines = []
     line = ""
     for w in text.split():
         w = w[:_COLS]
         if line and len(line) + 1 + len(w) > _COLS:
             lines.append(line)
-            if len(lines) == 4:
+            if len(lines) == 3:
                 return lines
             line = w
         else:

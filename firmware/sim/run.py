@@ -225,7 +225,8 @@ class Sim:
         """What the players see (sim/look.py), as one JSON line in `looks`, once the table
         has drawn a change (its output stage idle): the LEDs' colours (hex, r g b a LED),
         each display's glass (hex, 8 pages of 128 bytes), the tone sounding (Hz, or 0), the
-        number of the last event and the world's time."""
+        sensors with a pawn over them (a 0 or 1 each, chain order), the number of the last
+        event and the world's time."""
         out = self.table.outputs
         if out is None or out.redraws == self._looked or not out.idle():
             return
@@ -243,7 +244,8 @@ class Sim:
         for i in range(len(ph.displays)):
             f.write(('"%s"' if not i else ',"%s"') % _hex(ph.displays[i].glass()))
         tone = ph.buzzer_pwm.sounding() if ph.buzzer_pwm else 0
-        f.write('],"tone":%d}\n' % tone)
+        magnets = "".join("1" if ph.sensors.present(i) else "0" for i in range(len(ph.names)))
+        f.write('],"tone":%d,"magnets":"%s"}\n' % (tone, magnets))
         f.flush()
 
     def wait_host(self, until, limit_ms, say=None, live=False):

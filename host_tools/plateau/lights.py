@@ -19,13 +19,15 @@ class Look:
     leds: list[tuple[int, int, int]]  # each LED's colour, in chain order
     displays: list[bytes]  # each display's glass: 8 pages of 128 bytes, bit 0 the top row
     tone: int  # the buzzer's frequency sounding then, Hz (0: quiet)
+    magnets: str = ""  # "1" where a sensor has a pawn over it, chain order
 
     @classmethod
     def parse(cls, line: str) -> Look:
         d = json.loads(line)
         raw = bytes.fromhex(d["leds"])
         leds = [(raw[i], raw[i + 1], raw[i + 2]) for i in range(0, len(raw), 3)]
-        return cls(d["seq"], d["t"], leds, [bytes.fromhex(g) for g in d["displays"]], d["tone"])
+        glass = [bytes.fromhex(g) for g in d["displays"]]
+        return cls(d["seq"], d["t"], leds, glass, d["tone"], d.get("magnets", ""))
 
     def lit(self, display: int, x: int, y: int) -> bool:
         return bool(self.displays[display][(y >> 3) * 128 + x] >> (y & 7) & 1)
@@ -53,13 +55,15 @@ class Looks:
         return [Look.parse(line) for line in lines if line.strip()]
 
 
-def _dot(rgb: tuple[int, int, int], colour: bool) -> str:
+def _dot(rgb: tuple[int, int, int], colour: bool, pawn: bool = False) -> str:
+    """A LED: · dark, ● lit (in its colour on a terminal); o and ◉ with a pawn over it."""
     if rgb == (0, 0, 0):
-        return "·"
+        return "o" if pawn else "·"
+    mark = "◉" if pawn else "●"
     if not colour:
-        return "●"
+        return mark
     r, g, b = (min(255, v * 3) for v in rgb)  # (dimmed LEDs brightened for a screen)
-    return f"\x1b[38;2;{r};{g};{b}m●\x1b[0m"
+    return f"\x1b[38;2;{r};{g};{b}m{mark}\x1b[0m"
 
 
 def _braille(look: Look, display: int) -> list[str]:
@@ -87,11 +91,12 @@ def terminal(look: Look, names: list[str], colour: bool = True) -> list[str]:
     for i, name in enumerate(names):
         if i >= len(look.leds):
             break
+        pawn = i < len(look.magnets) and look.magnets[i] == "1"
         if name in RING:
             r, c = RING[name]
-            grid[r][c] = _dot(look.leds[i], colour)
+            grid[r][c] = _dot(look.leds[i], colour, pawn)
         elif len(name) == 3 and name[1] == "C":
-            camps.setdefault(name[0], []).append(_dot(look.leds[i], colour))
+            camps.setdefault(name[0], []).append(_dot(look.leds[i], colour, pawn))
     lines = ["   " + " ".join(row) for row in grid]
     extra = [f"{c} camp {''.join(d)}" for c, d in camps.items()]
     rest = look.leds[len(names) :]
@@ -127,13 +132,18 @@ def svg(look: Look, names: list[str], title: str = "") -> str:
         f'<rect x="4" y="4" width="{board - 8}" height="{board - 8}" rx="8" fill="#c8a878"/>',
     ]
 
-    def led(x: float, y: float, rgb: tuple[int, int, int], label: str) -> None:
+    def led(x: float, y: float, rgb: tuple[int, int, int], label: str, pawn=False) -> None:
         r, g, b = (min(255, v * 3) for v in rgb)  # (dimmed LEDs brightened for a screen)
         fill = f"#{r:02x}{g:02x}{b:02x}" if any(rgb) else "#4a3b2a"
         out.append(
             f'<circle cx="{x:g}" cy="{y:g}" r="{_CELL * 0.38:g}" fill="{fill}" '
             f'stroke="#1b140d" stroke-width="1"><title>{_escape(label)}</title></circle>'
         )
+        if pawn:  # a pawn standing on the square: a disc over its light
+            out.append(
+                f'<circle cx="{x:g}" cy="{y:g}" r="{_CELL * 0.22:g}" fill="#f2ece0" '
+                'stroke="#1b140d" stroke-width="1.5" fill-opacity="0.85"/>'
+            )
 
     camps: dict[str, int] = {}
     corner = {"R": (1, 2), "G": (2, SIDE - 1), "B": (SIDE - 1, SIDE - 2), "Y": (SIDE - 2, 1)}
@@ -149,7 +159,8 @@ def svg(look: Look, names: list[str], title: str = "") -> str:
             r, c = r0 + k // 2, c0 + k % 2
         else:
             continue
-        led((c + 0.5) * _CELL, (r + 0.5) * _CELL, look.leds[i], name)
+        pawn = i < len(look.magnets) and look.magnets[i] == "1"
+        led((c + 0.5) * _CELL, (r + 0.5) * _CELL, look.leds[i], name, pawn)
     rest = look.leds[len(names) :]
     mid = board / 2
     if rest:

@@ -132,14 +132,20 @@ class Checker:
             big, lines = screens[i]
             if "?" in lines:
                 fail("display %d's text (a page that is no text)" % i, lines, "text", self.sim)
-            if notice:
-                words = " ".join(lines).split()
-                if not words or words != [w[:16] for w in notice.split()][: len(words)]:
+            keep = len(own)
+            if notice:  # the game's first line (under big digits) or two, then the reason
+                said = [w[:16] for w in notice.split()]
+                keep = None
+                for k in range(min(len(lines), 1 if big is not None else 2), -1, -1):
+                    words = " ".join(lines[k:]).split()
+                    if words and words == said[: len(words)]:
+                        keep = min(k, len(own))
+                        break
+                if keep is None:
                     fail("display %d's reason" % i, lines, notice, self.sim)
-            else:
-                for k in range(len(own)):
-                    if own[k] is not None and (k >= len(lines) or lines[k] != own[k]):
-                        fail("display %d's lines" % i, lines, own, self.sim)
+            for k in range(keep):
+                if own[k] is not None and (k >= len(lines) or lines[k] != own[k]):
+                    fail("display %d's lines" % i, lines, own, self.sim)
             COUNTS["displays"] += 1
 
     def blinking(self, a, b):

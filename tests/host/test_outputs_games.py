@@ -26,7 +26,7 @@ from plateau.sim import micropython
 
 MP32 = os.environ.get("PLATEAU_MP32")
 RUNNER = Path(__file__).parents[1] / "firmware" / "lookcheck.py"
-HEAP = "2m"  # the checker computes every legal move beside the table: room for it
+HEAP = "8m"  # the checker lists every legal move (a 7's, thousands) beside the table
 
 
 def games():
