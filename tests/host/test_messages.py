@@ -83,6 +83,7 @@ def test_send_help_names_the_games_of_every_word_not_every_tables():
         for game in GAMES:
             args = {"enrol": {"card": "7H"}, "unenrol": {"tag": "all"}}.get(word, {})
             args = {"settle_ms": 100} if word == "config" else args
+            args = {"brightness": 40} if word == "feedback" else args
             typed({"cmd": word, **args}, game)
     for game in GAMES:
         for word in ("pause", "resume"):

@@ -19,6 +19,7 @@ class Live:
         self.draw_as = draw
         self.checker = TockChecker()
         self.marks: set[str] = set()  # squares the last `illegal` named
+        self.fix = ""  # the `fix` of an `illegal` not yet corrected
         self.legend = True  # said once, under the first board drawn
 
     def show(self, ev: dict) -> None:
@@ -29,11 +30,32 @@ class Live:
             return
         kind = ev.get("type")
         if kind == "illegal":
-            self.marks = set(SQUARE.findall(str(ev.get("fix", ""))))
+            self.fix = str(ev.get("fix", ""))
+            self.marks = set(SQUARE.findall(self.fix))
         elif kind in ("move", "undo", "game", "corrected", "resumed"):
             self.marks = set()
+            self.fix = ""
         if kind in ("move", "undo", "game", "win", "illegal"):
             self.draw()
+        if kind in ("card", "move", "undo", "game", "win", "illegal", "corrected", "discard"):
+            self.lights()
+
+    def lights(self) -> None:
+        """The table's lights in words, as the board's own show() has them for what the
+        events say (games/tock/lights.py): the pawns the card laid can move, the squares to
+        put right, whose turn; not where a pawn in a hand may go (the board alone sees it)."""
+        if self.draw_as == "none" or self.checker.pos is None:
+            return
+        from plateau import HARDWARE
+        from plateau.games.tock.lights import lights, said
+
+        if not hasattr(self, "_names"):
+            import json
+
+            self._names = json.loads((HARDWARE / "sensors.json").read_text())["bits"]
+        c = self.checker
+        lit = lights(self._names, c.pos, c.card, c.last_move is not None, self.fix)
+        say(f"      lights: {said(lit)}", flush=True)
 
     def draw(self) -> None:
         if self.draw_as == "rows":
