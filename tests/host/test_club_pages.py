@@ -28,6 +28,7 @@ from plateau import ROOT
 from plateau.club.league import League
 from plateau.club.server import Club, Server
 from plateau.club.state import TableState
+from plateau.games.holdem.generate import generate as generate_holdem
 from plateau.logger import read_log
 
 LONG = "Maximiliana Fernández-Oyelaran"  # a name that must wrap on a phone, not widen the page
@@ -45,7 +46,9 @@ BAD_WORDS = ("[object", "undefined", "NaN", "null")
 @pytest.fixture(scope="module")
 def logs(tmp_path_factory):
     folder = tmp_path_factory.mktemp("pages")
-    procs = {g: simulate(folder, g, seed=8) for g in NAMES}
+    # Hold'em played until one seat has every chip: its end, a winner and a league result
+    whole = generate_holdem(3, 60, seed=8, stacks=40, to_the_end=True).script
+    procs = {g: simulate(folder, g, seed=8, text=whole if g == "holdem" else None) for g in NAMES}
     for g, p in procs.items():
         assert p.wait(600) == 0, (g, p.stderr.read().decode() if p.stderr else "")
     return {g: [ev for _, ev, _ in read_log(folder / f"{g}.jsonl") if ev] for g in NAMES}
@@ -364,3 +367,5 @@ def look(game: str, stage: str, evs: list[dict], text: str, where: str) -> None:
             assert street in text, (where, street, text)
         if hand_over == "hand_end":
             assert " won " in text and "Pot: 0" not in text, (where, text)
+        if stage == "end":  # one seat has every chip: the game's winner
+            assert "every chip" in text and "Winner: " in text, (where, text)

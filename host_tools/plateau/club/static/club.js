@@ -122,6 +122,12 @@ function when(t) {
   return d.getFullYear() + "-" + two(d.getMonth() + 1) + "-" + two(d.getDate()) + " " + two(d.getHours()) + ":" + two(d.getMinutes());
 }
 
+// the same, the date and the time each kept on one line: a narrow column wraps between them
+function whenParts(t) {
+  const s = when(t);
+  return s ? [el("span", { class: "nobr" }, s.slice(0, 10)), " ", el("span", { class: "nobr" }, s.slice(11))] : "";
+}
+
 // the links to what was played: a moment of a table's log (its game's moves beside it), a player
 function momentHref(table, epoch, line) {
   return "/table/" + encodeURIComponent(table) + "/at/" + encodeURIComponent(epoch) + "/" + line;
@@ -254,7 +260,7 @@ function resultRows(results, operator) {
     results.map((r) => el("tr", { "data-result": r.id, class: r.verdict },
       el("td", {}, r.id), el("td", {}, el("a", { href: "/results/table/" + encodeURIComponent(r.table) }, r.table)),
       el("td", {}, r.epoch && r.lines[1] ? el("a", { href: momentHref(r.table, r.epoch, r.lines[1]), class: "moves" }, r.game || "game") : r.game || "",
-        el("div", { class: "muted" }, when(r.finished))),
+        el("div", { class: "muted" }, whenParts(r.finished))),
       el("td", {}, places(r.ranking, (s) => r.names[s] || s)),
       el("td", { class: "verdict" }, r.verdict, r.why ? el("div", { class: "muted" }, r.why) : null),
       operator ? el("td", {}, operator(r)) : null)));
@@ -524,7 +530,7 @@ function poker(v) {
       el("td", { class: "stack" }, stack ?? (gone ? 0 : "-")),
       el("td", {}, (v.bets || {})[s] || ""),
       el("td", {}, doing),
-      el("td", {}, shown.map((c) => cardFace(c)), hand ? " " + (hand.category || "") : ""));
+      el("td", { class: "shown" }, shown.map((c) => cardFace(c)), hand ? " " + (hand.category || "") : ""));
   });
   parts.push(el("table", { class: "grid", id: "stacks" },
     el("tr", {}, el("th", {}, "player"), el("th", {}, "stack"), el("th", {}, "bet"), el("th", {}, "status"), el("th", {}, "shown")), rows));
@@ -588,7 +594,7 @@ function leaguePage() {
       el("table", { class: "grid wraps", id: "history" },
         el("tr", {}, el("th", {}, "when"), el("th", {}, "places and rating changes"), el("th", {}, "verdict")),
         data.history.map((h) => el("tr", { "data-result": h.id, class: h.verdict },
-          el("td", { class: "when" }, when(h.finished), el("div", { class: "muted" }, "table " + h.table + (h.rules ? ", " + h.rules : "")),
+          el("td", { class: "when" }, whenParts(h.finished), el("div", { class: "muted" }, "table " + h.table + (h.rules ? ", " + h.rules : "")),
             h.epoch ? el("a", { href: momentHref(h.table, h.epoch, h.lines[1]), class: "moves" }, "moves") : null),
           el("td", { class: "places" }, places(h.ranking, (s) => h.names[s] || s, h.change)),
           el("td", { class: "verdict" }, h.verdict, h.why ? el("div", { class: "muted" }, h.why) : null)))));

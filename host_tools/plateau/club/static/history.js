@@ -1,6 +1,6 @@
-// Plateau club: the pages of what was played, beside club.js (whose helpers they use: el, svg,
-// replace, drawing, when, momentHref, playerLink, places). As there, everything a board or a
-// player's name says is put in the page as text, never as markup.
+// Plateau club: the pages of what was played, beside club.js (whose helpers they use: el,
+// svg, replace, drawing, when, whenParts, momentHref, playerLink, places). As there,
+// everything a board or a player's name says is put in the page as text, never as markup.
 //
 // - a moment (/table/<table>/at/<log>/<line>): the table's page as it stood at that line of its
 //   log, drawn by the live page's drawing from the state the server folded up to it, beside the
@@ -95,17 +95,22 @@ function playerPage() {
     const parts = [el("h1", { id: "player" }, p.player)];
     for (const g of Object.values(p.games)) parts.push(gameCareer(g));
     parts.push(el("h2", {}, "Games"));
+    // three columns, for a phone: when, the game (a link to its moves), the place with the
+    // rating change (or why it is not rated) and the places of all
     parts.push(el("table", { class: "grid wraps", id: "played" },
-      el("tr", {}, el("th", {}, "when"), el("th", {}, "game"), el("th", {}, "place"), el("th", {}, "rating"), el("th", {}, "verdict")),
-      p.played.map((x) => el("tr", { "data-result": x.id, class: x.verdict },
-        el("td", { class: "when" }, when(x.finished)),
-        el("td", {}, x.epoch ? el("a", { href: momentHref(x.table, x.epoch, x.lines[1]), class: "moves" }, x.game) : x.game,
-          el("div", { class: "muted" }, "table " + x.table + (x.rules ? ", " + x.rules : ""))),
-        el("td", { class: "place" }, x.place === null ? "-" : x.place === 1 ? "won" : ordinal(x.place) + " of " + x.places,
-          el("div", { class: "muted" }, places(x.ranking, (s) => s))),
-        el("td", {}, x.change === null || x.change === undefined ? "-" : (x.change >= 0 ? "+" : "") + x.change +
-          (x.rating !== null ? " \u2192 " + x.rating : "")),
-        el("td", { class: "verdict" }, x.verdict, x.why ? el("div", { class: "muted" }, x.why) : null)))));
+      el("tr", {}, el("th", {}, "when"), el("th", {}, "game"), el("th", {}, "result")),
+      p.played.map((x) => {
+        const counted = x.verdict === "rated" || x.verdict === "confirmed";
+        const change = typeof x.change === "number" ? (x.change >= 0 ? "+" : "\u2212") + Math.abs(x.change) +
+          (x.rating !== null ? " \u2192 " + x.rating : "") : "";
+        return el("tr", { "data-result": x.id, class: x.verdict },
+          el("td", { class: "when" }, whenParts(x.finished)),
+          el("td", {}, x.epoch ? el("a", { href: momentHref(x.table, x.epoch, x.lines[1]), class: "moves" }, x.game) : x.game,
+            el("div", { class: "muted" }, "table " + x.table + (x.rules ? ", " + x.rules : ""))),
+          el("td", { class: "place" }, el("b", {}, x.place === null ? "-" : x.place === 1 ? "won" : ordinal(x.place) + " of " + x.places),
+            counted ? (change ? " " + change : "") : el("div", { class: "verdict" }, x.verdict + ", not rated" + (x.why ? ": " + x.why : "")),
+            el("div", { class: "muted" }, places(x.ranking, (s) => s))));
+      })));
     replace(main, parts);
   }
   load().catch(() => status("reconnecting", "down"));
