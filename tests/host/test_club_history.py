@@ -355,3 +355,23 @@ def test_no_page_script_parses_text_as_markup():
         for sink in ("innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(",
                      "new Function", "srcdoc"):  # fmt: skip
             assert sink not in code, (p.name, sink)
+
+
+def test_a_moment_that_cannot_be_folded_is_said_not_a_traceback(weykick, tmp_path, monkeypatch):
+    """Not expected (the live fold took these lines): if folding them again fails, the page
+    gets a 500 in a sentence and the scoreboard says it once on stderr."""
+    from plateau.club import moments
+
+    evs, _ = weykick
+    club, server = scoreboard(tmp_path / "club.sqlite")
+    said: list[str] = []
+    club.say = said.append
+    feed(club, "wk", evs)
+
+    def broken(self, i):
+        raise RuntimeError("a fold that breaks")
+
+    monkeypatch.setattr(moments.Folded, "state_at", broken)
+    ((code, kind, body),) = answers(server, ["/api/table/wk/at/e1/5"])
+    assert code == 500 and kind == "text/plain" and "could not be drawn" in body, body
+    assert "Traceback" not in body and len(said) == 1 and "not folded" in said[0], said

@@ -176,7 +176,10 @@ class Unknown(Exception):
         self.status = status
 
     def http(self) -> web.HTTPException:
-        return (web.HTTPBadRequest if self.status == 400 else web.HTTPNotFound)(text=str(self))
+        kind = {400: web.HTTPBadRequest, 404: web.HTTPNotFound}.get(
+            self.status, web.HTTPInternalServerError
+        )
+        return kind(text=str(self))
 
 
 class Moments:
@@ -294,8 +297,19 @@ class Moments:
             return folded
 
     async def moment(self, request: web.Request) -> dict:
-        """A moment as its page draws it."""
+        """A moment as its page draws it; one that cannot be folded (what the live fold
+        took, folded again: not expected) is said once on stderr and answered 500 in a
+        sentence, never a traceback."""
         table, epoch, line, held = self.where(request)
+        try:
+            return await self._moment(table, epoch, line)
+        except Unknown:
+            raise
+        except Exception as e:  # noqa: BLE001 (the worker's boundary)
+            self.club.say(f"moment {line} of table {table} not folded: {e!r}")
+            raise Unknown(500, f"this moment could not be drawn: {type(e).__name__}") from e
+
+    async def _moment(self, table: str, epoch: str, line: int) -> dict:
         folded = None
         while folded is None:
             cached = self.cache.get((table, epoch))
