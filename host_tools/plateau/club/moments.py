@@ -204,7 +204,9 @@ class Moments:
         if not LINE.match(raw):
             shown = clean(excerpt(raw, 24))
             raise Unknown(
-                400, f"a moment is a line of the table's log, a number from 1: not {shown!r}"
+                400,
+                f"a moment is a line of the table's log, a number from 1 to 999999999:"
+                f" not {shown!r}",
             )
         line = int(raw)
         if not self.club.known(table):
