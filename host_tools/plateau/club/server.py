@@ -96,6 +96,7 @@ class Club:
         self.recorded: set[tuple] = set()
         self.forgotten: set[tuple] = set()
         self._unkept: list[tuple] = []  # lines taken, not yet in the SQLite file
+        self.local_logs: dict[str, LocalLog] = {}  # plateau serve --log: the table's log
 
     # --- what is recorded ----------------------------------------------------------------------
 
@@ -289,6 +290,7 @@ class LocalLog:
         self.epoch = ""
         self.replaced = 0
         club.presence[table] = True
+        club.local_logs[table] = self
 
     def poll(self) -> None:
         try:
@@ -382,6 +384,7 @@ class Server:
                 web.get("/results/night/{night}", self.page("results")),
                 web.get("/operator", self.page("operator")),
                 web.get("/tv", self.page("tv")),
+                *self.history(),
                 web.get("/api/club", self.api_club),
                 web.get("/api/table/{table}", self.api_table),
                 web.get("/api/league/{game}", self.api_league),
@@ -395,6 +398,14 @@ class Server:
             ]
         )
         return app
+
+    def history(self) -> list[web.RouteDef]:
+        """The pages of what was played: a game's moves and any moment of it (club.moments),
+        each player's games and rating over time (club.careers)."""
+        from plateau.club.careers import Careers
+        from plateau.club.moments import Moments
+
+        return [*Moments(self).routes(), *Careers(self).routes()]
 
     async def no_icon(self, request: web.Request) -> web.Response:
         return web.Response(status=204)
@@ -653,24 +664,12 @@ class Server:
                     return
 
     def namer(self, t: str) -> Callable[[str], str]:
-        """name(seat) for a table's words: its player's name (a Tock colour of a two-colour
-        seat too), else its label (Tock's colour, "seat 3", "side A"), as the pages say."""
+        """name(seat) for a table's words: its player's name, else its label (club.moments)."""
+        from plateau.club.moments import seat_namer
+
         st = self.club.tables.get(t)
         players = self.club.league.seats(t) if self.club.league else {}
-        labels = page(st.game if st else None).get("seats") or {}
-
-        def name(seat: str) -> str:
-            seat = str(seat)
-            if seat in players:
-                return players[seat]
-            for key, who in players.items():
-                if seat in key.split("+"):
-                    return who
-            if labels:
-                return "+".join(labels.get(c, c) for c in seat.split("+"))
-            return f"side {seat}" if seat in ("A", "B") else f"seat {seat}"
-
-        return name
+        return seat_namer(players, page(st.game if st else None).get("seats") or {})
 
     def _summaries_one(self, t: str) -> dict:
         st = self.club.tables[t]
@@ -707,9 +706,21 @@ def night_bounds(night: str) -> tuple[float, float] | None:
 
 
 def shown_result(r: dict) -> dict:
-    """A recorded result as a page shows it: the seats' names, its verdict and why."""
-    names = {s: r["players"].get(s) or s for s in r["seats"]}
-    keep = ("id", "table", "game", "rules", "ranking", "score", "verdict", "why", "lines")
+    """A recorded result as a page shows it: the seats' names (an unnamed seat's as the
+    league rates it, `table:seat`), its verdict and why."""
+    names = {s: r["players"].get(s) or f"{r['table']}:{s}" for s in r["seats"]}
+    keep = (
+        "id",
+        "table",
+        "game",
+        "rules",
+        "ranking",
+        "score",
+        "verdict",
+        "why",
+        "lines",
+        "players",
+    )
     return {**{k: r[k] for k in keep}, "epoch": r.get("epoch"), "names": names,
             "finished": r["finished"], "night": night_of(r["finished"] or 0)}  # fmt: skip
 
