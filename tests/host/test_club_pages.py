@@ -171,6 +171,12 @@ def test_every_page_reads_at_a_glance_at_360_and_1280(logs, tmp_path):
                     bare = re.search(r"(?<!\()\b(seat \d|side [AB])\b", text)  # not "Ana (side A)"
                     assert not bare, (where, bare, text)
                     look(g, stage, evs[:upto], text, where)
+                    if g == "tock":  # the table's lights drawn on the board (issue 29)
+                        drawn, lit = driver.execute_script(LIT)
+                        squares = {sq for sq in lit if not re.fullmatch(r"[RGBY]C\d", sq)}
+                        assert squares and set(drawn) == squares, (where, drawn, lit)
+                        for sq, cls in drawn.items():
+                            assert "lit-" + lit[sq].split()[0] in cls, (where, sq, cls, lit[sq])
                     live = driver.execute_script(DRAWN)
                     # the same moment through its link: the same drawing, and the moves
                     moment(driver, board.url, g, upto, px, f"{where}, its link")
@@ -267,10 +273,14 @@ def records(driver, board: Scoreboard) -> None:
             time.sleep(0.2)
             driver.save_screenshot(str(SHOTS / f"league-{g}-{px}.png"))
             text = person(driver, px, f"the {g} league at {px} px")
-            rows = driver.find_elements("css selector", "#history tr[data-result]")
-            assert len(rows) == len(standings[g]["history"]), (g, text)
-            for row in rows:
-                assert today in row.find_element("css selector", ".when").text, (g, row.text)
+            # read in one go: the page may draw itself again between two element lookups
+            whens = driver.execute_script(
+                "return [...document.querySelectorAll('#history tr[data-result]')]"
+                ".map(r => (r.querySelector('.when') || {}).textContent || '')"
+            )
+            assert len(whens) == len(standings[g]["history"]), (g, text)
+            for when in whens:
+                assert today in when, (g, whens)
                 assert row.find_elements("css selector", "a.moves"), (g, row.text)
             for r in standings[g]["ratings"]:
                 assert r["player"] in text, (g, r, text)
@@ -328,6 +338,14 @@ def folds_alike(board: Scoreboard, logs: dict[str, list[dict]]) -> None:
                 g,
                 n,
             )
+
+
+# the lit squares drawn on Tock's board, and the lights the page's state says
+LIT = (
+    "const d = {}; for (const e of document.querySelectorAll('circle[data-lit]'))"
+    " d[e.dataset.lit] = e.getAttribute('class');"
+    " return [d, (plateau.state.view || {}).lights || {}];"
+)
 
 
 def timeless(d: dict) -> dict:

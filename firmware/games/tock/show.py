@@ -34,10 +34,6 @@ def show(game, out, now):
         lines.append(pos._seat_name(won) + " wins")
         lines.append("game over")
         return 0
-    colours = pos.colours() if pos.turn == ANY else pos.seat_colours(pos.seat_of(pos.turn))
-    for c in colours:
-        _home(lights, leds, c, c + 1)
-    lines.append("any seat: joker" if pos.turn == ANY else _NAMES[colours[0]] + " to play")
     # the last move's squares, for a while
     moved = game.moved_at
     if moved is not None:
@@ -48,6 +44,11 @@ def show(game, out, now):
                     if s is not None and leds[s] != 255:
                         lights[leds[s]] = DIM
             wait = left
+    # whose turn: its home in its colour (over the last move's squares, so it always shows)
+    colours = pos.colours() if pos.turn == ANY else pos.seat_colours(pos.seat_of(pos.turn))
+    for c in colours:
+        _home(lights, leds, c, c + 1)
+    lines.append("any seat: joker" if pos.turn == ANY else _NAMES[colours[0]] + " to play")
     card = game.card
     if card is not None:
         lines.append("card " + str(card))

@@ -412,6 +412,24 @@ function ring(v) {
     const [cx, cy] = ringXY(c * 18 + 17, RING + 34); // the camp, beside the start square C18
     board.appendChild(svg("rect", { x: cx - 19, y: cy - 19, width: 38, height: 38, rx: 6, class: "tint-" + col, stroke: "#9b9280", "data-camp": col }));
   }
+  // the table's lights under the squares, as the board shows them (games/tock/lights.py):
+  // a ring around each lit square, in its colour, blinking where the table blinks
+  const campsLit = new Set();
+  for (const [sq, colour] of Object.entries(v.lights || {})) {
+    const [tone, blink] = colour.split(" ");
+    const cls = "lit lit-" + tone + (blink ? " blink" : "");
+    const camp = /^([RGBY])C\d$/.exec(sq);
+    if (camp) { // a camp's slots: the camp outlined once
+      if (campsLit.has(camp[1] + cls)) continue;
+      campsLit.add(camp[1] + cls);
+      const [cx, cy] = ringXY(COLOURS.indexOf(camp[1]) * 18 + 17, RING + 34);
+      board.appendChild(svg("rect", { x: cx - 22, y: cy - 22, width: 44, height: 44, rx: 8, class: cls, "data-lit": sq }));
+      continue;
+    }
+    const xy = squareXY(sq);
+    if (!xy) continue;
+    board.appendChild(svg("circle", { cx: xy[0], cy: xy[1], r: 9.5, class: cls, "data-lit": sq }));
+  }
   const turn = pos.turn;
   for (const [col, squares] of Object.entries(pos.pawns || {})) {
     const c = COLOURS.indexOf(col);

@@ -11,6 +11,9 @@ from plateau.games import Mismatch
 from plateau.games.tock.checker import TockChecker
 
 
+_NAMES = None  # the sensors' names (a LED each), read once
+
+
 class Club(Fold):
     def __init__(self, table) -> None:
         super().__init__(table)
@@ -70,6 +73,29 @@ class Club(Fold):
             first = [seat] + ([partner] if v.get("teams") and partner in seats else [])
             rest = [s for s in seats if s not in first]
             self.table.finish({"ranking": [first, rest] if rest else [first]}, line)
+
+        if kind in ("card", "move", "discard", "illegal", "corrected", "undo", "win", "game"):
+            self.lit()
+
+    def lit(self) -> None:
+        """The table's LEDs as the board's own show() has them for what the events say
+        (games/tock/lights.py): square -> its colour in words, for the page's board."""
+        f = self.checker
+        if f.pos is None:
+            self.view.pop("lights", None)
+            return
+        from plateau import HARDWARE
+        from plateau.games.tock.lights import lights
+
+        global _NAMES
+        if _NAMES is None:
+            import json
+
+            _NAMES = json.loads((HARDWARE / "sensors.json").read_text())["bits"]
+        problem = self.view.get("problem") or {}
+        self.view["lights"] = lights(
+            _NAMES, f.pos, f.card, f.last_move is not None, problem.get("fix") or ""
+        )
 
     def headline(self, name) -> str | None:
         v = self.view

@@ -68,4 +68,3 @@ def said(lit: dict[str, str]) -> str:
     for colour in sorted(groups, key=lambda c: (order.index(c) if c in order else 99, c)):
         parts.append(f"{colour} {' '.join(groups[colour])}")
     return "; ".join(parts)
-
