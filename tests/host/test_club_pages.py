@@ -274,14 +274,15 @@ def records(driver, board: Scoreboard) -> None:
             driver.save_screenshot(str(SHOTS / f"league-{g}-{px}.png"))
             text = person(driver, px, f"the {g} league at {px} px")
             # read in one go: the page may draw itself again between two element lookups
-            whens = driver.execute_script(
-                "return [...document.querySelectorAll('#history tr[data-result]')]"
-                ".map(r => (r.querySelector('.when') || {}).textContent || '')"
+            rows = driver.execute_script(
+                "return [...document.querySelectorAll('#history tr[data-result]')].map(r =>"
+                " [(r.querySelector('.when') || {}).textContent || '', !!r.querySelector('a.moves'),"
+                " r.textContent])"
             )
-            assert len(whens) == len(standings[g]["history"]), (g, text)
-            for when in whens:
-                assert today in when, (g, whens)
-                assert row.find_elements("css selector", "a.moves"), (g, row.text)
+            assert len(rows) == len(standings[g]["history"]), (g, text)
+            for when, moves, row in rows:
+                assert today in when, (g, row)
+                assert moves, (g, row)
             for r in standings[g]["ratings"]:
                 assert r["player"] in text, (g, r, text)
         for path in ("results", "results/table/pocha"):

@@ -10,7 +10,6 @@ from plateau.fw.games.tock.rules import COLOURS
 from plateau.games import Mismatch
 from plateau.games.tock.checker import TockChecker
 
-
 _NAMES = None  # the sensors' names (a LED each), read once
 
 
