@@ -276,8 +276,8 @@ def records(driver, board: Scoreboard) -> None:
             # read in one go: the page may draw itself again between two element lookups
             rows = driver.execute_script(
                 "return [...document.querySelectorAll('#history tr[data-result]')].map(r =>"
-                " [(r.querySelector('.when') || {}).textContent || '', !!r.querySelector('a.moves'),"
-                " r.textContent])"
+                " [(r.querySelector('.when') || {}).textContent || '',"
+                " !!r.querySelector('a.moves'), r.textContent])"
             )
             assert len(rows) == len(standings[g]["history"]), (g, text)
             for when, moves, row in rows:
