@@ -1,5 +1,5 @@
 # What an idle scan pass allocates (issue 14): the real Table.step (link read, sensing,
-# game, store) on the simulated board, nothing changing, 1,000 passes; the bytes the
+# game, store, what the table shows) on the simulated board, nothing changing, 1,000 passes; the bytes the
 # firmware allocated, the chips' stand-ins (sim/chips/: Python models of the SPI buses
 # and pins, where a board has machine.SPI and machine.Pin in C) and heartbeat passes
 # counted apart. Run by tests/host/test_chip.py (asserts the firmware's share is 0) and
@@ -80,9 +80,18 @@ def table(clock, hw_dir):
     physical.boot()  # the drivers, as at power-up
     transport = StdioTransport()  # the real one: stdin is a pipe with nothing in it
     link = Link(Sink().write, "b0a4d000", ring=RING)
-    game = make_game("tock", link.emit, physical.hardware.names, {})
+    # what the table shows (outputs.py), as power.power_up builds it: its LEDs, displays and
+    # buzzer drawn between events, nothing while nothing changes
+    from outputs import Outputs
+
+    shows = Outputs(physical.hardware)
+    emit = shows.tap(link.emit)
+    game = make_game("tock", emit, physical.hardware.names, {})
     physical.set_position(game.pos)
-    return Table(transport, clock, link, game, Sense(physical.hardware), None), physical
+    t = Table(transport, clock, link, game, Sense(physical.hardware), None)
+    t.outputs = shows
+    t.emit = emit
+    return t, physical
 
 
 def idle_alloc(hw_dir):
