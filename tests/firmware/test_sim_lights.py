@@ -98,7 +98,9 @@ def test_a_wrong_board_blinks_the_squares_its_fix_names():
     # touched): the `illegal` said names squares; exactly those blink red until corrected
     r = Rand(29)
     done = 0
+    sim = out = None
     for trial in range(6):
+        sim = out = None  # (the last trial's table goes before the next is made: the heap)
         start = 1 + r.below(10)
         p = {"p.json": position({"R": ["R%d" % start]})}
         wrong = "R%d" % (start + 2 + r.below(5))  # not the card's 1 or 11 (an ace)
@@ -129,9 +131,11 @@ def test_hints_follow_the_setting_and_outlive_a_reset():
     settle(sim)
     assert names_lit(sim, white) == ["R8"]
     # pawns only: a lifted pawn shows nothing more; off: nothing at all, after a reset too
+    sim = None
     sim, _ = table(base + "send feedback hints=pawns\ncard 5H\nlift R3\nwait 300\n", p)
     settle(sim)
     assert names_lit(sim, white) == ["R9"]  # (R3 is in the air)
+    sim = None
     sim, out = table(base + "send feedback hints=off\nreset\nwait 300\ncard 5H\nwait 300\n", p)
     settle(sim)
     assert names_lit(sim, white) == []
@@ -235,6 +239,7 @@ def test_tones_for_a_card_a_refusal_and_silence_when_asked():
     tones = [(hz, ms) for _, hz, ms in sim.physical.buzzer_pwm.tones]
     assert (2000, 50) in tones  # the card read
     assert (400, 250) in tones  # the second card refused (T7)
+    sim = out = None
     sim, out = table(TOCK + "send feedback sound=off\ncard AS\nwait 300\ncard 2S\nwait 600\n")
     assert sim.physical.buzzer_pwm.tones == []
 
