@@ -5,6 +5,8 @@
 # imports costs its heap.
 import json
 
+from micropython import const
+
 
 def load(folder, name):
     with open(folder + "/" + name) as f:
@@ -22,6 +24,9 @@ def sensor_part(folder):
     part = {"part": "DRV5032FB", "sample_ms": 200, "active_low": True, "output": "push-pull"}
     part.update(load(folder, "sensors.json").get("sensor", {}))
     return part
+
+
+_PIECE = const(16)  # tags a piece of Tags' text (about 330 bytes)
 
 
 def registry(folder):
@@ -62,20 +67,31 @@ class Names:
 
 
 class Tags:
-    """UID hex -> card (tags.json "tags"), as a mapping: one text, a line "UID:card" a tag,
+    """UID hex -> card (tags.json "tags"), as a mapping: texts of a line "UID:card" a tag,
     looked up by str.find. A dict of the 102 demo tags takes 7.5 KB of an ESP32's heap (a
-    key and a value string each), this 2 KB; a lookup is once per card laid."""
+    key and a value string each), these texts 2 KB, in pieces of _PIECE tags (no long free
+    run needed of a heap the table has split); a lookup is once per card laid."""
 
     def __init__(self, tags):
-        self._text = "\n" + "".join("%s:%s\n" % (u, tags[u]) for u in tags)
+        pieces = []
+        lines = []
+        for u in tags:
+            lines.append("%s:%s" % (u, tags[u]))
+            if len(lines) == _PIECE:
+                pieces.append("\n" + "\n".join(lines) + "\n")
+                lines = []
+        if lines:
+            pieces.append("\n" + "\n".join(lines) + "\n")
+        self._pieces = pieces
 
     def get(self, uid, default=None):
-        t = self._text
-        i = t.find("\n" + uid + ":")
-        if i < 0:
-            return default
-        i += len(uid) + 2
-        return t[i : t.find("\n", i)]
+        key = "\n" + uid + ":"
+        for t in self._pieces:
+            i = t.find(key)
+            if i >= 0:
+                i += len(key)
+                return t[i : t.find("\n", i)]
+        return default
 
     def __getitem__(self, uid):
         card = self.get(uid)
@@ -87,47 +103,12 @@ class Tags:
         return self.get(uid) is not None
 
     def __len__(self):
-        return self._text.count("\n") - 1
+        return sum(t.count("\n") - 1 for t in self._pieces)
 
     def __iter__(self):
-        t = self._text
-        i = 1
-        while i < len(t):
-            j = t.find(":", i)
-            yield t[i:j]
-            i = t.find("\n", j) + 1
-
-
-class Hardware:
-    """What the firmware knows of the hardware: drivers (real or simulated) and the maps
-    from hardware/. Any part may be None (a Weykick table has no chain or reader)."""
-
-    def __init__(
-        self,
-        chain=None,
-        reader=None,
-        buttons=None,
-        goals=None,
-        names=(),
-        registry=None,
-        sample_ms=0,
-        rail=None,
-        leds=None,
-        displays=(),
-        buzzer=None,
-    ):
-        self.chain = chain  # hal.shiftin.ShiftChain
-        self.reader = reader  # hal.mfrc522.MFRC522
-        self.buttons = buttons  # hal.inputs.Inputs
-        self.goals = goals  # hal.inputs.Inputs
-        self.names = names  # chain bit -> sensor name (hardware/sensors.json)
-        self.registry = registry if registry is not None else {}  # UID hex -> card (Tags)
-        # the Hall sensors' sampling period (sensors.json "sensor"): a change reaches their
-        # output up to this long after it happened
-        self.sample_ms = sample_ms
-        self.rail = rail  # hal.rail.SensorRail: the sensors' supply, watched (None: not wired)
-        # what the table shows (outputs.py): hal.leds.LedChain, hal.oled.Oled at each end
-        # (A, then B), hal.buzzer.Buzzer
-        self.leds = leds
-        self.displays = displays
-        self.buzzer = buzzer
+        for t in self._pieces:
+            i = 1
+            while i < len(t):
+                j = t.find(":", i)
+                yield t[i:j]
+                i = t.find("\n", j) + 1
