@@ -112,3 +112,38 @@ class Tags:
                 j = t.find(":", i)
                 yield t[i:j]
                 i = t.find("\n", j) + 1
+
+
+class Hardware:
+    """What the firmware knows of the hardware: drivers (real or simulated) and the maps
+    from hardware/. Any part may be None (a Weykick table has no chain or reader)."""
+
+    def __init__(
+        self,
+        chain=None,
+        reader=None,
+        buttons=None,
+        goals=None,
+        names=(),
+        registry=None,
+        sample_ms=0,
+        rail=None,
+        leds=None,
+        displays=(),
+        buzzer=None,
+    ):
+        self.chain = chain  # hal.shiftin.ShiftChain
+        self.reader = reader  # hal.mfrc522.MFRC522
+        self.buttons = buttons  # hal.inputs.Inputs
+        self.goals = goals  # hal.inputs.Inputs
+        self.names = names  # chain bit -> sensor name (hardware/sensors.json)
+        self.registry = registry if registry is not None else {}  # UID hex -> card (Tags)
+        # the Hall sensors' sampling period (sensors.json "sensor"): a change reaches their
+        # output up to this long after it happened
+        self.sample_ms = sample_ms
+        self.rail = rail  # hal.rail.SensorRail: the sensors' supply, watched (None: not wired)
+        # what the table shows (outputs.py): hal.leds.LedChain, hal.oled.Oled at each end
+        # (A, then B), hal.buzzer.Buzzer
+        self.leds = leds
+        self.displays = displays
+        self.buzzer = buzzer
