@@ -54,13 +54,14 @@ _DIGITS = {0x3F: "0", 0x06: "1", 0x5B: "2", 0x4F: "3", 0x66: "4", 0x6D: "5", 0x7
 _DIGITS.update({0x07: "7", 0x7F: "8", 0x6F: "9"})
 
 
-def big_of(glass):
-    """The big text across the top 32 rows (pages 0-3) of a glass (1024 bytes), or None."""
+def big_of(pages):
+    """The big text across the top 32 rows of a glass (its pages 0-3: 128 bytes each), or
+    None."""
 
     def lit(x, y):
-        return glass[(y >> 3) * 128 + x] >> (y & 7) & 1
+        return pages[y >> 3][x] >> (y & 7) & 1
 
-    cols = [x for x in range(128) if any(glass[p * 128 + x] for p in range(4))]
+    cols = [x for x in range(128) if pages[0][x] or pages[1][x] or pages[2][x] or pages[3][x]]
     if not cols:
         return None
     groups = []  # runs of lit columns
@@ -96,13 +97,16 @@ def big_of(glass):
 
 
 def screen(chip):
-    """(big text or None, [lines]) an SH1106 model's glass shows."""
-    glass = chip.glass()
-    big = big_of(glass)
+    """(big text or None, [lines]) an SH1106 model's glass shows (read in place: no copy of
+    its RAM, which a test at the chip's heap has no room for)."""
+    pages = [chip.glass_page(p) for p in range(8)]
+    if pages[0] is None:
+        return None, []
+    big = big_of(pages)
     first = 4 if big is not None else 0
     lines = []
     for p in range(first, 8):
-        text = line_of(glass[p * 128 : p * 128 + 128])
+        text = line_of(pages[p])
         lines.append("?" if text is None else text)
     while lines and lines[-1] == "":
         lines.pop()

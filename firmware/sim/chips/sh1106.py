@@ -47,8 +47,14 @@ class SH1106:
 
     def power_cut(self):
         """Power gone and back: the controller at its reset state; the RAM undefined (here:
-        cleared), the glass off."""
-        self.__init__(self.addr)
+        cleared, in place: a test's heap has no second 1 KB to spare), the glass off."""
+        ram = self.ram
+        for i in range(len(ram)):
+            ram[i] = 0
+        self.page = self.col = 0
+        self.on = self.dcdc = self.remap = self.scan_down = False
+        self.contrast = 0x80
+        self._param = None
 
     def write(self, data):
         """One I2C transaction (the bytes after the address)."""
@@ -120,6 +126,13 @@ class SH1106:
         if not (self.on and self.dcdc):
             return False
         return bool(self.ram[(y >> 3) * _COLS + _GLASS + x] >> (y & 7) & 1)
+
+    def glass_page(self, p):
+        """Page p of the glass (128 bytes: a view of the RAM, nothing copied); None when the
+        glass is dark (off, or its DC-DC off)."""
+        if not (self.on and self.dcdc):
+            return None
+        return memoryview(self.ram)[p * _COLS + _GLASS : p * _COLS + _GLASS + 128]
 
     def glass(self):
         """The glass as 8 pages of 128 bytes (what it shows; all dark when off)."""
