@@ -10,7 +10,9 @@
 #   plateau/<table>/state     retained: {"epoch", "line", "hello", "snapshot"}, the table as
 #                             it stands after the event of that line (for a late joiner: a
 #                             consumer that folded that line already keeps its own fold)
-#   plateau/<table>/presence  retained {"online": true}; the broker's last will says false
+#   plateau/<table>/presence  retained {"online": true, "commands": true} (it takes the
+#                             club's commands: the scoreboard may drive it); the broker's
+#                             last will says false
 #   plateau/<table>/answers   the answers to the commands read from .../commands
 # `epoch` is the board's boot id (one numbering, as one log is one epoch); the lines are the
 # board's own order of messages: event N is line 3N, the greeting after event N (hello, then
@@ -190,7 +192,7 @@ class Uplink:
             self._online = False
             self._greet = self._state_due = True
         if not self._online:
-            if not c.publish(self._presence, b'{"online":true}', retain=True):
+            if not c.publish(self._presence, b'{"online":true,"commands":true}', retain=True):
                 return
             self._online = True
         out = self._out

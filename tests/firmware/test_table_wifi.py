@@ -209,7 +209,7 @@ def test_set_up_over_usb_it_joins_connects_and_publishes_each_event_in_the_bridg
     assert d["epoch"] == "b0a7d00d" and d["hello"]["game"] == "weykick"
     assert d["snapshot"]["type"] == "snapshot"
     pres = b.on(b"presence")
-    assert pres and pres[0][3] and json.loads(pres[0][4]) == {"online": True}
+    assert pres and pres[0][3] and json.loads(pres[0][4]) == {"online": True, "commands": True}
     b.close()
 
 
