@@ -82,9 +82,9 @@ class Room:
     has no ipoll)."""
 
     def __init__(self, password=WPA):
-        from link import mqtt
+        from link import mqttconn
 
-        mqtt._Net = Net
+        mqttconn._Net = Net
         self.clock = VirtualClock()
         self.air = {SSID: [password, -61, True]}
         self.flash = scratch("uplink")
