@@ -35,12 +35,18 @@ TABLE = {
     # the table on the club's network (over USB only; wifi.py): `wifi off`, or settings
     # by name, merged with those kept. Text, never quoted back in a refusal: two are secret
     "wifi": (
-        ("do", ("opt", ("text", 3)), None),  # off (a choice would quote what it was given)
+        ("do", ("opt", ("text", 5)), None),  # off, or plain (TLS no more); a choice would
+        # quote what it was given
         ("ssid", ("opt", ("text", 32)), None),
         ("password", ("opt", ("text", 64)), None),  # the network's (WPA2: 8 to 63)
         ("broker", ("opt", ("text", 64)), None),  # HOST or HOST:PORT
         ("table", ("opt", ("text", 32)), None),  # its user at the broker, its topics' name
         ("secret", ("opt", ("text", 64)), None),  # its password at the broker
+        # TLS to the broker: the CA's certificate (DER), in parts of base64 (a frame holds
+        # 1 KB): the part, where it starts in the certificate, and the certificate's size
+        ("ca", ("opt", ("text", 700)), None),
+        ("ca-at", ("opt", ("int", 0, 8192)), None),
+        ("ca-size", ("opt", ("int", 1, 8192)), None),
     ),
 }
 

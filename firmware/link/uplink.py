@@ -80,6 +80,7 @@ class Uplink:
         c.will(self._presence, b'{"online":false}')
         c.subscribe((base + "commands").encode())
         self.client = c
+        self.tls = tls is not None  # the broker's certificate checked against the CA kept
         wlan.join(settings["ssid"], settings.get("password") or None)
         self._lines = array("i", [0] * _FIFO)  # stream messages in flight, in order: lines
         self._done = bytearray(_FIFO)  # ... each acknowledged yet
@@ -167,6 +168,7 @@ class Uplink:
             "table": self.table,
             "network": self.wlan.names[s],
             "broker": self.broker,
+            "tls": self.tls,
             "connected": c.state == UP,
             "backlog": self.link.seq - self.link.acked,
             "published": self.link.acked,

@@ -44,7 +44,7 @@ def main() -> None:
             time.sleep(0.5)
             runs = [
                 ("64-bit unix port, modules as .mpy", ROOT / ".venv/bin/micropython", mpy, True),
-                ("32-bit, firmware frozen", ROOT / "build/mp32/micropython", None, False),
+                ("32-bit, firmware frozen", ROOT / "build/mp32/micropython", None, True),
             ]
             for title, interp, path, tls in runs:
                 if not interp.exists():
