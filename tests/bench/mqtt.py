@@ -20,7 +20,7 @@ from plateau.club.broker import free_port, mosquitto  # noqa: E402
 
 def main() -> None:
     mpy = ROOT / "build" / "mpy"
-    for name in ("link/mqtt", "hal/wlan"):
+    for name in ("link/mqtt", "link/mqttconn", "hal/wlan"):
         f = mpy / f"{name}.mpy"
         print(f"{name}.mpy: {f.stat().st_size} B" if f.exists() else f"no {f}: make mpy first")
     exe = mosquitto()
