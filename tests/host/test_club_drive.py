@@ -277,3 +277,19 @@ def test_games_started_and_seats_named_from_the_page_reach_the_table_once(rig):
                          ("pause", "refused"), ("resume", "done")], rows  # fmt: skip
     assert all(r[1] and r[5] and r[4] >= 1 for r in rows), rows
     assert ("table t1", "answer", "t1") in audit and any(a[1] == "name" for a in audit), audit
+
+
+def test_plateau_send_reads_names_as_the_board_does():
+    """`plateau send new tock players=2 names=R+B=Ana,G+Y=Luis`: the names typed by the
+    link's own checker (the board's), a wrong form refused before anything is sent."""
+    from plateau.commands.board import _new
+
+    assert _new(["new", "tock", "players=2", "names=R+B=Ana,G+Y=Luis"]) == {
+        "cmd": "new",
+        "game": "tock",
+        "players": 2,
+        "names": {"R+B": "Ana", "G+Y": "Luis"},
+    }
+    for bad, why in (("names=R", "SEAT=NAME"), ("names=R=Ana,B=Ana", "named twice")):
+        with pytest.raises(ValueError, match=why):
+            _new(["new", "tock", bad])
