@@ -210,6 +210,11 @@ def test_set_up_over_usb_it_joins_connects_and_publishes_each_event_in_the_bridg
     assert d["snapshot"]["type"] == "snapshot"
     pres = b.on(b"presence")
     assert pres and pres[0][3] and json.loads(pres[0][4]) == {"online": True, "commands": True}
+    # a quiet table says it is there every 5 s, as a bridge does (the scoreboard takes a
+    # table unheard for 15 s for gone, and drives only tables it hears)
+    n = len(pres)
+    room.run(3000)  # 15 s, no event
+    assert len(b.on(b"presence")) - n in (3, 4), len(b.on(b"presence")) - n
     b.close()
 
 

@@ -1,8 +1,11 @@
 // The operator's page, its part that drives stand-alone tables (club/control.py): start a game
 // with its settings and its seats' names, undo, pause, resume; each table's answer is shown.
-// Every action carries a key made for it here: a click repeated before the answer (a double
-// click) names the same write, which the scoreboard does not send again as a new command; a new
-// key is made once the answer is shown. As in club.js, everything is put in the page as text.
+// Every action carries a key made for it here, and a click repeated with the same key names the
+// same write, which the scoreboard does not send again as a new command: the start form keeps
+// its key until one of its fields changes (the same game started twice from an unchanged form
+// is one game); a word's button keeps its key until REPEAT_MS after the answer (a double click
+// is one undo, a second press later is another). As in club.js, everything is put in the page
+// as text.
 "use strict";
 (function () {
   if (document.body.dataset.page !== "operator") return;
@@ -24,6 +27,7 @@
     crypto.getRandomValues(b);
     return Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
   }
+  const REPEAT_MS = 2000;
   const token = () => (document.getElementById("token") || {}).value || "";
   const by = () => (document.getElementById("by") || {}).value || "";
   const auth = () => ({ Authorization: "Bearer " + token() });
@@ -53,7 +57,7 @@
     return "not sent: " + (w.why || "");
   }
 
-  async function send(table, body, el, out) {
+  async function send(table, body, el, out, keep) {
     if (!token()) { out.textContent = "give the operator's token first"; return; }
     el.dataset.key = el.dataset.key || key();
     out.textContent = table + ": " + what(body) + ": sending";
@@ -70,9 +74,13 @@
       out.dataset.status = "refused";
       delete el.dataset.key;
     } else {
-      out.textContent = table + ": " + what(d.write.command) + ": " + said(d.write);
+      out.textContent = table + ": " + what(d.write.command) + ": " + said(d.write) +
+        (d.again ? " (the same click again: " + (keep ? "change the form to start another game)" : "one write)") : "");
       out.dataset.status = d.write.status;
-      if (d.write.status !== "sent") delete el.dataset.key; // answered: the next click is another write
+      const k = el.dataset.key;
+      if (d.write.status !== "sent" && !keep) { // answered: a later press is another write
+        setTimeout(() => { if (el.dataset.key === k) delete el.dataset.key; }, REPEAT_MS);
+      }
     }
     load();
   }
@@ -150,7 +158,7 @@
       const n = {};
       for (const i of names.querySelectorAll("input")) if (i.value.trim()) n[i.dataset.seat] = i.value.trim();
       if (Object.keys(n).length) body.names = n;
-      send(table, body, button, out);
+      send(table, body, button, out, true);
     });
     redraw();
     return form;
