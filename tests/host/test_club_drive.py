@@ -139,6 +139,8 @@ def test_refusals_are_clear_and_recorded(rig):
         ("t1", {"cmd": "new", "game": "tock", "names": {"R": "Ana", "G": "Ana"}}, 400,
          "is named twice"),
         ("t1", {"cmd": "new", "game": "chess"}, 400, "unknown game"),
+        ("t1", {"cmd": "new", "game": "weykick", "names": {"A": "A\u200bna"}}, 400,
+         "invisible characters"),
     ]  # fmt: skip
     for table, body, status, why in cases:
         got, d = http(url, f"api/table/{table}/command", body)

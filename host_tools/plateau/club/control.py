@@ -37,6 +37,7 @@ from typing import Any
 from aiohttp import web
 
 from plateau import games
+from plateau.club.league import check_name
 from plateau.club.mqtt import TABLE, Refused, decode
 
 WORDS = ("new", "undo", "pause", "resume")  # what the scoreboard sends a table
@@ -198,6 +199,8 @@ class Control:
                 from plateau.fw.games.settings import check
 
                 have = seats(out.get("settings") or check(out["game"], {}))
+                for who in out["names"].values():
+                    check_name(who)  # as the league keeps it (no invisible characters)
                 wrong = [s for s in out["names"] if s not in have]
                 if wrong:
                     raise Refusal(
@@ -249,7 +252,10 @@ class Control:
         names = w["command"].get("names")
         if ok and names:  # the game started: its seats named for the league and the page
             freed = {s: "" for s in self.league.seats(table) if s not in names}
-            self.league.seat(table, {**freed, **names}, w["who"])
+            try:
+                self.league.seat(table, {**freed, **names}, w["who"])
+            except ValueError as e:  # (checked before it was sent: a write of an older page)
+                self.said(f"table {table}: its seats not named ({e})")
         self.league.db.commit()
         self.changed(table)
 
