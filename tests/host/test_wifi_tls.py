@@ -93,3 +93,47 @@ def test_plateau_wifi_ca_refuses_what_is_no_certificate(tmp_path):
         )
         assert done.returncode == 2 and "--ca" in done.stderr, done
         assert "Traceback" not in done.stderr
+
+
+def test_plateau_wifi_ca_sets_a_table_up_for_tls_and_selftest_says_so(tmp_path):
+    """`plateau wifi ... --ca ca.pem` over the USB port (the CA in parts, each answered),
+    then `plateau selftest`: the broker over TLS, connected."""
+    from plateau.sim import Firmware
+
+    certs = tmp_path / "certs"
+    certs.mkdir()
+    _, cert, key = tls_files(certs)
+    m = tls_broker(tmp_path / "broker", cert, key)
+    script = tmp_path / "s.table"
+    script.write_text("table weykick\nwait 60000\n")
+    wpa = "wpa-" + "k9" * 6
+    fw = Firmware(script, "--wait-host", "--realtime", "--net", "club-net", wpa)
+    try:
+        (tmp_path / "wpa").write_text(wpa + "\n")
+        (tmp_path / "pw").write_text(PASSWORD.format("t1"))
+        done = subprocess.run(
+            [sys.executable, "-m", "plateau", "wifi", "--port", fw.port, "--ssid", "club-net"]
+            + ["--broker", f"127.0.0.1:{m.port}", "--table", "t1", "--ca", str(certs / "ca.pem")]
+            + ["--wifi-password-file", str(tmp_path / "wpa")]
+            + ["--password-file", str(tmp_path / "pw"), "--timeout", "10"],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert done.returncode == 0, done
+        assert "done: wifi set up" in done.stdout and "CA, part 1 of" in done.stdout, done.stdout
+        report = ""
+        for _ in range(20):  # the station's join (2 s modeled), then the broker over TLS
+            st = subprocess.run(
+                [sys.executable, "-m", "plateau", "selftest", "--port", fw.port],
+                capture_output=True,
+                text=True,
+                timeout=60,
+            )
+            report = st.stdout
+            if " connected," in report:
+                break
+        assert f"broker 127.0.0.1:{m.port} over TLS connected" in report, report
+    finally:
+        fw.stop()
+        m.stop()
