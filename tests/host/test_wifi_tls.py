@@ -10,6 +10,7 @@ line."""
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -20,6 +21,11 @@ from mqttcampaign import tls_files
 
 from plateau.club.broker import READER, Mosquitto
 from plateau.logger import read_log
+
+needs_openssl = pytest.mark.skipif(
+    shutil.which("openssl") is None,
+    reason="openssl is missing (Debian: apt-get install openssl): it makes the run's CA",
+)
 
 
 def tls_broker(folder: Path, cert: Path, key: Path) -> Mosquitto:
@@ -52,6 +58,7 @@ def sim(
     return done, [ev for _, ev, _ in read_log(log) if ev] if log.exists() else []
 
 
+@needs_openssl
 def test_a_table_handed_the_ca_publishes_over_tls_and_refuses_another(tmp_path):
     pytest.importorskip("paho.mqtt")
     certs = tmp_path / "certs"
@@ -95,6 +102,7 @@ def test_plateau_wifi_ca_refuses_what_is_no_certificate(tmp_path):
         assert "Traceback" not in done.stderr
 
 
+@needs_openssl
 def test_plateau_wifi_ca_sets_a_table_up_for_tls_and_selftest_says_so(tmp_path):
     """`plateau wifi ... --ca ca.pem` over the USB port (the CA in parts, each answered),
     then `plateau selftest`: the broker over TLS, connected."""
