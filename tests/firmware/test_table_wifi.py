@@ -176,7 +176,8 @@ def test_a_board_without_wifi_loads_nothing_of_it():
         t.step()
     assert t.net is None
     if not loaded:
-        assert "link.uplink" not in sys.modules and "link.mqtt" not in sys.modules
+        for m in ("link.uplink", "link.mqtt", "link.mqttconn"):
+            assert m not in sys.modules, m
 
 
 def test_set_up_over_usb_it_joins_connects_and_publishes_each_event_in_the_bridge_layout():
