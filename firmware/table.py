@@ -165,6 +165,8 @@ class Table:
             self.game.lying(pile)
         if why is None and self.enrolment:
             self.enrolment.ended("a new game")
+        if why is None and "names" in cmd:  # who sits where, in the table's own log
+            self.link.emit({"type": "seated", "names": cmd["names"]})
         return why
 
     def _changed(self):
