@@ -7,7 +7,9 @@
 // is one undo, a second press later is another). As in club.js, everything is put in the page
 // as text.
 "use strict";
-(function () {
+// Run once club.js has drawn the operator's page (its DOMContentLoaded handler, registered
+// first, replaces the page's main part): this part is added under it.
+document.addEventListener("DOMContentLoaded", function () {
   if (document.body.dataset.page !== "operator") return;
 
   function make(tag, attrs, ...kids) {
@@ -209,4 +211,4 @@
   document.addEventListener("change", (e) => { if (e.target && e.target.id === "token") load(); });
   load();
   setInterval(load, 2000);
-})();
+});
