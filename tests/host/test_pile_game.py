@@ -57,6 +57,31 @@ def test_a_whole_game_piled_on_the_reader_fails_and_on_the_spot_plays_to_its_end
     )
 
 
+def test_holdem_and_pocha_piled_on_the_reader_fail_too():
+    """Issue 31's "the same game with cards piled on the reader fails in the model", for the
+    other two card games (their spot games: tests/host/test_spot_games.py): of each deal
+    (a hand, the draw), laid on the reader once the last was gathered, the first card alone is
+    read, and the games stop where their second card was due."""
+    from plateau.games.holdem.generate import generate as generate_holdem
+    from plateau.games.pocha.generate import generate as generate_pocha
+
+    for name, game in (
+        ("holdem", generate_holdem(4, 8, seed=31)),
+        ("pocha", generate_pocha(4, 40, "short", seed=31, draw=True)),
+    ):
+        laid = [x for x in game.script.split("\n") if x.startswith("card ")]
+        piled = _played(game.script, piled=True)
+        read = [e for e in piled if e["type"] in ("card", "trump")]
+        deals = game.script.count("\ngather") + 1
+        assert len(read) <= deals < len(laid) // 3, (name, len(read), deals, len(laid))
+        ends = [e for e in piled if e["type"] == "hand_end"]
+        assert len(ends) < len(game.hands), (name, len(ends), len(game.hands))
+        REPORT.append(
+            f"pile game {name}: {len(laid)} cards; piled on the reader {len(read)} read, "
+            f"{len(ends)} of {len(game.hands)} hands ended"
+        )
+
+
 def test_reader_figures_on_the_spot():
     """From a card laid on the spot to its read (the reader polled every 5 ms, as the scan
     loop polls it), and the failed exchanges, without noise and with 2 % of the answers
