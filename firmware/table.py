@@ -86,8 +86,6 @@ class Table:
                 cmd = typed(cmd, self.about().get("game"), game.settings if game else None)
             except ValueError as e:  # SettingsError: what is wrong, in words
                 return str(e)
-            if game:  # cards laid before the command come before it
-                game.settle_pile(self.clock.ticks_ms())
             why = self._command(cmd)
             if why is None:
                 self._changed()  # saved this pass, with the link's memory of the answer
@@ -148,10 +146,9 @@ class Table:
         return "no game is loaded"
 
     def _new(self, cmd):
-        """A new game, of this kind or another. The cards the last one knew on the reader
-        (its deal's or the last deal's, its strays) are the new one's strays (games/base.py)."""
+        """A new game, of this kind or another, handed the tag last read on the card spot
+        (games/cards.py: a card lying there is not played at a power-up)."""
         game = self.game
-        pile = list(game.deal() or game.last_deal()) + game.strays if game else []
         if cmd["game"] != self.about().get("game"):
             try:
                 self.load(cmd["game"], cmd.get("settings") or {})
@@ -160,6 +157,8 @@ class Table:
             about = self.about()
             about["type"] = "game"
             self.emit(about)  # saved with its `game` event, like every event
+            if game:
+                self.game.spot = game.spot
             if self.sense:
                 self.sense.held(self.game, self.clock.ticks_ms())
             why = None
@@ -167,12 +166,10 @@ class Table:
             why = game.command(cmd)
         else:
             return "no game is loaded"
-        if why is None and pile:
-            self.game.strays = []
-            self.game.gathered = 0
-            self.game.lying(pile)
         if why is None and self.enrolment:
             self.enrolment.ended("a new game")
+        if why is None and "names" in cmd:  # who sits where, in the table's own log
+            self.emit({"type": "seated", "names": cmd["names"]})
         return why
 
     def _changed(self):

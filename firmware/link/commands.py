@@ -5,13 +5,18 @@
 # anything changes. The words people type (`plateau send undo`, a table script's `send new
 # tock players=2`) become command objects on the host's side, in sim/words.py: the board
 # holds only what checks a command.
+from micropython import const
+
 from games import GAMES
 from games import declaration as game_of
 from games.settings import SettingsError, arguments, check
 from link.link import BAD_ID, good_id
 
+_SEATS = const(10)  # seats a `new` names at most (Hold'em's 10)
+
 # word -> its arguments, in the order the words take them: (name, kind, default). `new`'s
-# arguments are the game's settings; `hello` is the link's own (link/link.py). The words
+# arguments are the game's settings, and `names` (who sits where: seat_names, below);
+# `hello` is the link's own (link/link.py). The words
 # only some games take (Weykick's pause and resume) are in those games' COMMANDS.
 TABLE = {
     "new": (),
@@ -37,12 +42,18 @@ TABLE = {
     # the table on the club's network (over USB only; wifi.py): `wifi off`, or settings
     # by name, merged with those kept. Text, never quoted back in a refusal: two are secret
     "wifi": (
-        ("do", ("opt", ("text", 3)), None),  # off (a choice would quote what it was given)
+        ("do", ("opt", ("text", 5)), None),  # off, or plain (TLS no more); a choice would
+        # quote what it was given
         ("ssid", ("opt", ("text", 32)), None),
         ("password", ("opt", ("text", 64)), None),  # the network's (WPA2: 8 to 63)
         ("broker", ("opt", ("text", 64)), None),  # HOST or HOST:PORT
         ("table", ("opt", ("text", 32)), None),  # its user at the broker, its topics' name
         ("secret", ("opt", ("text", 64)), None),  # its password at the broker
+        # TLS to the broker: the CA's certificate (DER), in parts of base64 (a frame holds
+        # 1 KB): the part, where it starts in the certificate, and the certificate's size
+        ("ca", ("opt", ("text", 700)), None),
+        ("ca-at", ("opt", ("int", 0, 8192)), None),
+        ("ca-size", ("opt", ("int", 1, 8192)), None),
     ),
 }
 
@@ -98,6 +109,8 @@ def typed(cmd, game=None, settings=None):
         if name not in GAMES:
             raise SettingsError("unknown game %s; one of: %s" % (_word(name), ", ".join(GAMES)))
         out["game"] = name
+        if "names" in given:  # who sits where: the table says it (a `seated` event)
+            out["names"] = seat_names(given.pop("names"))
         if given:  # settings given: checked in full; none: the game starts again as it was
             if name == game and settings:  # the game played: a setting not given keeps its
                 kept = dict(settings)  # value (`new dealer=2` changes the dealer only)
@@ -112,6 +125,48 @@ def typed(cmd, game=None, settings=None):
             "%s needs name=value settings: %s" % (word, ", ".join(d[0] for d in TABLE[word]))
         )
     return out
+
+
+def seat_names(v):
+    """`new`'s names: {seat: name}, or the text a person types (names=R=Ana,G+Y=Luis): at
+    most _SEATS seats of 1-7 letters, digits or + (a game's seat: Tock's R or R+B, Weykick's
+    A, a card table's 3), each a name of 1-16 printable characters, no name twice. Which
+    seats the game has is the host's to check (the scoreboard, plateau send): the board
+    says who sits where in its log as it was told."""
+    if isinstance(v, str):
+        if len(v) > _SEATS * 25:
+            _refuse("names: too long")
+        given = {}
+        for part in v.split(","):
+            seat, eq, who = part.partition("=")
+            if not eq:
+                _refuse("names is SEAT=NAME,... (names=R=Ana,B=Luis), not %s" % _word(part))
+            if seat in given:
+                _refuse("names: seat %s named twice" % _word(seat))
+            given[seat] = who
+        v = given
+    if not isinstance(v, dict) or not 0 < len(v) <= _SEATS:
+        _refuse("names: 1 to %d seats, each SEAT=NAME" % _SEATS)
+    seen = []
+    for seat, who in v.items():
+        if not (isinstance(seat, str) and 0 < len(seat) <= 7 and _seat_chars(seat)):
+            _refuse("names: a seat is 1-7 letters, digits or +, not %s" % _word(seat))
+        if not (isinstance(who, str) and 0 < len(who) <= 16 and who.strip() == who):
+            _refuse("names: a name is 1-16 characters, not %s" % _word(who))
+        for ch in who:
+            if ord(ch) < 32 or ord(ch) == 127:
+                _refuse("names: a name has no control characters")
+        if who in seen:
+            _refuse("names: %s is named twice" % _word(who))
+        seen.append(who)
+    return v
+
+
+def _seat_chars(seat):
+    for ch in seat:
+        if not ("A" <= ch <= "Z" or "a" <= ch <= "z" or "0" <= ch <= "9" or ch == "+"):
+            return False
+    return True
 
 
 def _word(w):

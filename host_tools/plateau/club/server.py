@@ -32,6 +32,7 @@ from aiohttp import WSMsgType, web
 
 from plateau import events, games
 from plateau.club.blinds import Level, StructureError, clock, load
+from plateau.club.control import Control
 from plateau.club.league import League
 from plateau.club.mqtt import (
     TABLE,
@@ -366,6 +367,7 @@ class Server:
         self._live: dict[str, bool] = {}  # what each table's pages were last told of it
         self.clients: weakref.WeakSet[Client] = weakref.WeakSet()
         self.loop: asyncio.AbstractEventLoop | None = None
+        self.control: Control | None = None  # the writes to stand-alone tables (club.control)
         club.listeners.append(self._changed)
 
     def _changed(self, table: str) -> None:
@@ -392,6 +394,7 @@ class Server:
                 web.get("/api/audit", self.api_audit),
                 web.post("/api/table/{table}/players", self.api_players),
                 web.post("/api/results/{result}/{action}", self.api_decide),
+                *(self.control.routes(self) if self.control else ()),  # club.control
                 web.get("/ws", self.websocket),
                 web.get("/favicon.ico", self.no_icon),
                 web.static("/static", STATIC),
@@ -794,6 +797,9 @@ def serve(args) -> int:
                 file=sys.stderr,
             )
     server = Server(club, token, blinds, args.origin or ())
+    server.control = control = Control(club)
+    control.changed = server._changed
+    control.said = club.say
 
     async def main() -> None:
         loop = asyncio.get_running_loop()
@@ -803,8 +809,12 @@ def serve(args) -> int:
         feed = None
         if broker:
 
+            def take(table: str, what: str, payload: bytes, retained: bool) -> None:
+                if not control.message(table, what, payload):  # answers: the writes'
+                    club.message(table, what, payload, retained)
+
             def hand_over(table: str, what: str, payload: bytes, retained: bool) -> None:
-                loop.call_soon_threadsafe(club.message, table, what, payload, retained)
+                loop.call_soon_threadsafe(take, table, what, payload, retained)
 
             feed = Feed(
                 broker,
@@ -813,6 +823,7 @@ def serve(args) -> int:
                 say=lambda m: print(f"plateau serve: {m}", file=sys.stderr),
             )
             feed.start()
+            control.publish = lambda topic, payload: feed.client.publish(topic, payload, qos=1)
         runner = web.AppRunner(server.app(), access_log=None)
         await runner.setup()
         site = web.TCPSite(runner, args.host, args.port)
@@ -855,6 +866,7 @@ def serve(args) -> int:
                         club.broker_down = None if up else club.broker_down or time.time()
                     server.tick()
                     club.tick()
+                    control.tick()
                 await asyncio.sleep(0.01)
         finally:
             if feed:
