@@ -107,7 +107,9 @@ pytest: $(STAMP) mp32
 # games/tock/hints.py beside the rules: its
 # bytecode sits on this port's heap, where objects are twice as wide; every split of a 7 listed
 # takes 50 KB on the chip). The chip's run below holds all of them to 111,936 B.
-# Then again on the chip's interpreter, firmware frozen, at the ESP32's heap.
+# Then again on the chip's interpreter, firmware frozen, at the ESP32's heap: a whole table's
+# tests (test_sim_*, test_table_*) each in a process of its own, on a fresh heap, as a board
+# plays one table a power-up (a test that plays several tables shares its process's heap).
 mpytest: mpy mp32
 	@for t in $(FW_TESTS); do \
 		case $$t in test_sim_*|test_table_*|test_tock_sevens|test_tock_hints|test_tock_positions_given) heap=$(SIM_HEAP);; *) heap=$(HEAP);; esac; \
@@ -116,9 +118,13 @@ mpytest: mpy mp32
 	done
 ifneq ($(HAVE_MP32),)
 	@for t in $(FW_TESTS); do \
-		printf "32-bit, frozen, -X heapsize=$(CHIP_HEAP): "; \
-		MICROPYPATH=.frozen:build/mpytests $(MP32) -X heapsize=$(CHIP_HEAP) \
-			-m mpy_runner $$t || exit 1; \
+		case $$t in test_sim_*|test_table_*) each=$$(MICROPYPATH=.frozen:build/mpytests \
+			$(MP32) -X heapsize=$(CHIP_HEAP) -m mpy_runner $$t --list);; *) each=;; esac; \
+		for f in $${each:-""}; do \
+			printf "32-bit, frozen, -X heapsize=$(CHIP_HEAP): "; \
+			MICROPYPATH=.frozen:build/mpytests $(MP32) -X heapsize=$(CHIP_HEAP) \
+				-m mpy_runner $$t $$f || exit 1; \
+		done; \
 	done
 endif
 

@@ -113,9 +113,12 @@ class Outputs:
             self._pal = bytearray(256)  # code -> one channel's level
             self._pal_fb = framebuf.FrameBuffer(self._pal, 256, 1, framebuf.GS8)
             self._column = (chain.order.index("R"), chain.order.index("G"), chain.order.index("B"))
-        self._pfb = [
-            framebuf.FrameBuffer(d.buf, d.width, 8, framebuf.MONO_VLSB) for d in self.displays
-        ]
+        self._pfb = []  # a framebuf on each display's page buffer (one for a shared buffer)
+        for i, d in enumerate(self.displays):
+            if i and d.buf is self.displays[i - 1].buf:
+                self._pfb.append(self._pfb[-1])
+            else:
+                self._pfb.append(framebuf.FrameBuffer(d.buf, d.width, 8, framebuf.MONO_VLSB))
 
     # --- settings ---------------------------------------------------------------------
 
@@ -252,13 +255,16 @@ class Outputs:
         self._shown = game.shown
         out = self.show
         out.clear()
+        self._clear(out.lights)
         try:
             wait = game.show(out, now) or 0
         except MemoryError:
             out.clear()  # shown again at the next change, with the heap collected
+            self._clear(out.lights)
             wait = 0
         except Exception as e:  # a bug in a game's show: said once, the table goes on dark
             out.clear()
+            self._clear(out.lights)
             wait = 0
             if not self._broken and self.emit:
                 self._broken = True
@@ -300,6 +306,14 @@ class Outputs:
         for i in range(len(self.displays)):
             big = out.big_b if i and out.big_b is not None else out.big
             self._layout(self._want[i], big, out.lines)
+
+    def _clear(self, lights):
+        """Every code 0: by the codes' framebuf (C) when there is a chain."""
+        if self.leds:
+            self._codes_fb.fill(0)
+        else:
+            for i in range(len(lights)):
+                lights[i] = 0
 
     def _layout(self, want, big, lines):
         """Each page's text: the big digits on pages 0-3 (marked by a leading NUL, so a big

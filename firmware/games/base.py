@@ -39,14 +39,13 @@ class Show:
 
     def __init__(self, leds, spot=-1, goals=None):
         self.lights = bytearray(leds)
-        self._dark = bytes(leds)
         self.spot = spot
         self.goals = goals or {}
         self.hints = 2
         self.clear()
 
     def clear(self):
-        self.lights[:] = self._dark
+        """Nothing shown (the lights are cleared by the table: outputs.py, in C)."""
         self.big = None
         self.big_b = None
         self.lines = []

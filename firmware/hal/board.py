@@ -120,7 +120,8 @@ def outputs(pins):
             d["i2c"], sda=machine.Pin(d["sda"]), scl=machine.Pin(d["scl"]), freq=d["freq"]
         )
         sh1106 = d.get("controller", "SH1106") == "SH1106"
-        displays = tuple(Oled(i2c, d["addr"][end], sh1106) for end in sorted(d["addr"]))
+        page = bytearray(128)  # drawn and sent one page at a time: one buffer for both
+        displays = tuple(Oled(i2c, d["addr"][end], sh1106, page) for end in sorted(d["addr"]))
     b = pins.get("buzzer")
     if b:
         from hal.buzzer import Buzzer

@@ -34,12 +34,14 @@ class Oled:
     width = 128
     pages = 8
 
-    def __init__(self, i2c, addr, sh1106=False):
+    def __init__(self, i2c, addr, sh1106=False, buf=None):
         self._i2c = i2c
         self.addr = addr
         self._sh1106 = sh1106
         self._col = 2 if sh1106 else 0  # the glass's first column in the RAM
-        self.buf = bytearray(128)  # one page: byte x is column x, bit 0 the top row
+        # one page: byte x is column x, bit 0 the top row (displays drawn one page at a time
+        # may share it: hal/board.py)
+        self.buf = buf if buf is not None else bytearray(128)
         self._vec = (_DATA, self.buf)  # the page's write, made once (writevto)
         self._cmd = bytearray(4)  # control byte and up to three command bytes
 

@@ -150,10 +150,15 @@ class PhysicalTable:
             sample_ms=self.part["sample_ms"],
             rail=watch,
             leds=leds,
-            displays=tuple(Oled(self.i2c, d.addr, True) for d in self.displays),
+            displays=self._oleds(),
             buzzer=Buzzer(self.buzzer_pwm) if self.buzzer_pwm else None,
         )
         return self.hardware
+
+    def _oleds(self):
+        """The displays' drivers, as hal/board.py makes them (one page buffer for both)."""
+        page = bytearray(128)
+        return tuple(Oled(self.i2c, d.addr, True, page) for d in self.displays)
 
     def power_cut(self):
         """The power goes and comes back: the reader's field drops (every tag on it wakes up

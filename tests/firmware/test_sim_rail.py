@@ -44,8 +44,10 @@ def test_rail_cut_at_random_points_of_tock_moves_loses_no_move():
     r0 = rng(31)
     import gc
 
+    evs = None
     for trial in range(4):
-        gc.collect()  # the last trial's events go first (the chip's heap)
+        evs = None  # the last trial's events go first (the chip's heap)
+        gc.collect()
         p = {"p.json": position({"R": ["R3"], "G": ["G5"], "B": ["B7"], "Y": ["Y9"]})}
         lines = ["position p.json"]
         at = {"R": 3, "G": 5, "B": 7, "Y": 9}

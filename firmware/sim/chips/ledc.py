@@ -11,7 +11,7 @@
 # frequency against the resonance), the transistor's switching, the duty's resolution.
 from micropython import const
 
-_KEPT = const(32)
+_KEPT = const(8)  # (a tuple each: the heap of a whole table at the chip's size)
 _MAX_HZ = const(40000000)  # [MP-PWM]
 
 

@@ -29,7 +29,9 @@ _TWO = (0x81, 0xA8, 0xAD, 0xD3, 0xD5, 0xD9, 0xDA, 0xDB)
 class SH1106:
     def __init__(self, addr):
         self.addr = addr
-        self.ram = bytearray(_COLS * 8)
+        # the RAM a page at a time (8 x 132 bytes: no 1 KB in one piece needed of the heap a
+        # whole simulated table leaves at the chip's size)
+        self.ram = [bytearray(_COLS) for _ in range(8)]
         self.page = 0
         self.col = 0
         self.on = False  # [SH1106] 11: AE off, AF on
@@ -48,9 +50,9 @@ class SH1106:
     def power_cut(self):
         """Power gone and back: the controller at its reset state; the RAM undefined (here:
         cleared, in place: a test's heap has no second 1 KB to spare), the glass off."""
-        ram = self.ram
-        for i in range(len(ram)):
-            ram[i] = 0
+        for page in self.ram:
+            for i in range(_COLS):
+                page[i] = 0
         self.page = self.col = 0
         self.on = self.dcdc = self.remap = self.scan_down = False
         self.contrast = 0x80
@@ -76,12 +78,12 @@ class SH1106:
             i = end
 
     def _data(self, data, i, end):
-        base = self.page * _COLS
+        page = self.ram[self.page]
         for k in range(i, end):
             if self.col >= _COLS:
                 self.violation("display data past column 131 on page %d" % self.page)
                 return
-            self.ram[base + self.col] = data[k]
+            page[self.col] = data[k]
             self.col += 1
 
     def _command(self, b):
@@ -125,14 +127,14 @@ class SH1106:
         """Whether the glass's pixel at column x (0-127), row y (0-63) is lit."""
         if not (self.on and self.dcdc):
             return False
-        return bool(self.ram[(y >> 3) * _COLS + _GLASS + x] >> (y & 7) & 1)
+        return bool(self.ram[y >> 3][_GLASS + x] >> (y & 7) & 1)
 
     def glass_page(self, p):
         """Page p of the glass (128 bytes: a view of the RAM, nothing copied); None when the
         glass is dark (off, or its DC-DC off)."""
         if not (self.on and self.dcdc):
             return None
-        return memoryview(self.ram)[p * _COLS + _GLASS : p * _COLS + _GLASS + 128]
+        return memoryview(self.ram[p])[_GLASS : _GLASS + 128]
 
     def glass(self):
         """The glass as 8 pages of 128 bytes (what it shows; all dark when off)."""
