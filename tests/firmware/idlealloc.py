@@ -2,8 +2,9 @@
 # game, store, what the table shows) on the simulated board, nothing changing, 1,000
 # passes; the bytes the firmware allocated, the chips' stand-ins (sim/chips/: Python models
 # of the SPI buses and pins, where a board has machine.SPI and machine.Pin in C) and
-# heartbeat passes counted apart. Run by tests/host/test_chip.py (asserts the firmware's share is 0) and
-# imported by tests/bench/loop_mpy.py (make bench prints it). MicroPython only.
+# heartbeat passes counted apart. Run by tests/host/test_chip.py (asserts the firmware's
+# share is 0) and imported by tests/bench/loop_mpy.py (make bench prints it). MicroPython
+# only.
 #   micropython -X heapsize=111936 -m idlealloc HWDIR      (stdin: a pipe nobody writes to)
 import gc
 import sys
