@@ -90,6 +90,12 @@ class PhysicalTable:
             self.led_chip = LedChainChip(
                 m["count"], lambda: clock.now * 1000, m.get("ma_channel", 20), m.get("ma_idle", 1)
             )
+        # the LED chain's neopixel object and the displays' page buffer, made once: a board's
+        # are new at each power-up, with everything else; made again at each simulated
+        # reset they would split the heap a table restarts on (the old boot's objects gone
+        # around them), which the board's does not have to share with the simulator
+        self._np = self.led_chip and NeoPixel(Pin(0), self.leds_map["count"], self.led_chip)
+        self._page = bytearray(128)
         self.i2c = None  # type: I2CBus | None
         self.displays = []  # type: list  # the SH1106 models, A's end then B's
         if self._display:
@@ -132,8 +138,7 @@ class PhysicalTable:
             pass  # poll() keeps trying; selftest says so
         leds = None
         if self.led_chip:
-            m = self.leds_map
-            leds = LedChain(NeoPixel(Pin(0), m["count"], self.led_chip), m)
+            leds = LedChain(self._np, self.leds_map)
         watch = None
         if self.rail_adc:
             ratio, low, volts = self._rail_map
@@ -157,8 +162,7 @@ class PhysicalTable:
 
     def _oleds(self):
         """The displays' drivers, as hal/board.py makes them (one page buffer for both)."""
-        page = bytearray(128)
-        return tuple(Oled(self.i2c, d.addr, True, page) for d in self.displays)
+        return tuple(Oled(self.i2c, d.addr, True, self._page) for d in self.displays)
 
     def power_cut(self):
         """The power goes and comes back: the reader's field drops (every tag on it wakes up

@@ -8,6 +8,8 @@
 from games.cards import CardGame
 from games.holdem.betting import STREETS, Hand, Refused, first_button, next_button
 from games.holdem.hands import HandError, card, describe, name
+from games.holdem.show import show as _show  # (loaded with the game: a module loaded
+from games.holdem.show import sound as _sound  # mid-game stays, an island in the heap)
 
 ACTIONS = ("fold", "check", "call", "bet", "raise", "allin")
 
@@ -48,14 +50,10 @@ class HoldemGame(CardGame):
     # --- what the table asks of a game ------------------------------------------------
 
     def show(self, out, now):  # what the table shows (show.py beside this file)
-        from games.holdem.show import show
-
-        return show(self, out, now)
+        return _show(self, out, now)
 
     def sound(self, ev):
-        from games.holdem.show import sound
-
-        return sound(self, ev)
+        return _sound(self, ev)
 
     def about(self):
         return {"game": "holdem", "rules": self.structure, "players": len(self.seats)}

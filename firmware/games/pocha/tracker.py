@@ -17,6 +17,8 @@ from games.pocha.rules import (
     score,
     winning,
 )
+from games.pocha.show import show as _show  # (loaded with the game: a module loaded
+from games.pocha.show import sound as _sound  # mid-game stays, an island in the heap)
 
 PREFIX = "es:"  # Spanish cards in the tag registry (hardware/tags.json): es:12B
 
@@ -96,14 +98,10 @@ class PochaGame(CardGame):
     # --- what the table asks of a game ----------------------------------------------------
 
     def show(self, out, now):  # what the table shows (show.py beside this file)
-        from games.pocha.show import show
-
-        return show(self, out, now)
+        return _show(self, out, now)
 
     def sound(self, ev):
-        from games.pocha.show import sound
-
-        return sound(self, ev)
+        return _sound(self, ev)
 
     def about(self):
         return {

@@ -14,6 +14,9 @@ from micropython import const
 
 from clock import elapsed
 from games.base import BLINK, DIM, FANFARE, RED, WHITE, Game
+from games.tock import hints  # noqa: F401  (Position.reach's, loaded with the show: loaded
+
+# at the first card, mid-game, it would stay an island splitting the heap)
 from games.tock.rules import ANY, CELLS, COLOURS, home_square, sensor_cell
 
 _LAST_MS = const(4000)  # the last move's squares stay lit this long

@@ -23,6 +23,8 @@ from games.tock.rules import (
     PositionError,
     sensor_cell,
 )
+from games.tock.show import show as _show  # (loaded with the game: a module loaded
+from games.tock.show import sound as _sound  # mid-game stays, an island in the heap)
 
 # The board against the game, one of three states (explicit, as the MFRC522 driver's; private
 # consts, inlined: a public name would cost a slot of the module's dict on the board's heap):
@@ -145,14 +147,10 @@ class TockGame(CardGame):
     _buf = None
 
     def show(self, out, now):
-        from games.tock.show import show
-
-        return show(self, out, now)
+        return _show(self, out, now)
 
     def sound(self, ev):
-        from games.tock.show import sound
-
-        return sound(self, ev)
+        return _sound(self, ev)
 
     def lifted(self):
         """The pawn in the hand: the first lifted (cell, or 100 + a camp slot) that is off its

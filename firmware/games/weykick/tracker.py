@@ -18,6 +18,8 @@ from micropython import const
 from clock import elapsed
 from games.base import Game
 from games.weykick.rules import SIDES, Match, Series, other, parse_mode
+from games.weykick.show import show as _show  # (loaded with the game: a module loaded
+from games.weykick.show import sound as _sound  # mid-game stays, an island in the heap)
 
 _REARM_OFF_MS = const(400)  # the ball out of the goal this long, without a break, re-arms it
 _LOCKOUT_MS = const(600)  # and never sooner than this after the goal
@@ -67,14 +69,10 @@ class WeykickGame(Game):
     scored_at = None
 
     def show(self, out, now):
-        from games.weykick.show import show
-
-        return show(self, out, now)
+        return _show(self, out, now)
 
     def sound(self, ev):
-        from games.weykick.show import sound
-
-        return sound(self, ev)
+        return _sound(self, ev)
 
     def about(self):
         return {
