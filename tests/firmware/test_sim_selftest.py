@@ -24,7 +24,7 @@ def _table():
 
 
 def _selftest(sim, out):
-    out.frames = []
+    out.frames = []  # (what came before: the stream starts again here)
     assert sim.table.command({"cmd": "selftest"}) is None
     (report,) = [e for e in out.events() if e.get("type") == "selftest"]
     return report
