@@ -8,7 +8,7 @@ STUBS_PIN := micropython-esp32-stubs==1.29.0.post1
 # ESP32 heap budget for the firmware tests, and the whole simulated table's (firmware plus
 # simulator, bytecode on the heap): where the figures come from: host_tools/plateau/sim.py
 HEAP := 96k
-SIM_HEAP := 384k
+SIM_HEAP := 512k
 PORT ?=
 BOARD ?= esp32
 

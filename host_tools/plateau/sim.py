@@ -32,11 +32,13 @@ HEAP = "96k"
 # reader's field) that no board loads. A whole generated 4-player game with its saved state
 # runs in 272k and not in 256k (`make bench`'s game, all four games' code in the firmware);
 # 320k left a margin until the card spot, the sensor rail and Wi-Fi came: a Tock table then
-# told `new holdem` it was short of memory (test_e2e, test_replay_switch), 384k now.
+# told `new holdem` it was short of memory (test_e2e, test_replay_switch), 384k then; the
+# lights, display and buzzer (their drivers, the output stage, each game's show module and
+# the three chip models) made a Weykick table short of memory at `new tock`: 512k now.
 # On a board the firmware is frozen into the image (make firmware),
 # which takes the code off the heap; `plateau sim --micropython build/mp32/micropython
 # --heap 111936` plays a script that way (docs/chip.md).
-SIM_HEAP = "384k"
+SIM_HEAP = "512k"
 
 
 PR_SET_PDEATHSIG = 1  # linux/prctl.h
