@@ -100,6 +100,7 @@ class Sim:
         gc.collect()  # (what the last script in this process left goes first)
         __import__("games.%s.tracker" % settings["game"])
         import outputs  # noqa: F401
+
         import table  # noqa: F401
 
         self.physical = PhysicalTable(hw_dir, clock)  # the physical table: survives everything
