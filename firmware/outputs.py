@@ -64,7 +64,7 @@ class Outputs:
             self.show = Show(chain.count, chain.spot, chain.goals)
         else:
             self.show = Show(len(hardware.names))
-        self.settings = dict(DEFAULTS)
+        self.settings = dict(DEFAULTS)  # type: dict
         self.game = None
         self._now = 0  # the last pass's time (what heard() dates things by)
         self._shown = -1  # the game's `shown` when last asked
@@ -75,7 +75,7 @@ class Outputs:
         self._notice = None  # an error's reason on the displays, since _notice_at
         self._notice_at = 0
         self._enrol = None  # the card awaited by enrolment, shown while awaited
-        self._tone = None  # the notes under way, the next one's index and its time
+        self._tone = None  # type: tuple | None  # the notes under way, the next one's index and its time
         self._note = 0
         self._note_at = 0
         # the LED frame: the colour codes last drawn (a change is found by comparing)
@@ -86,9 +86,10 @@ class Outputs:
         self._frame_due = chain is not None  # the chain must be written
         # each display's pages: what each shows now (a line, or the big text) and sent
         n = len(self.displays)
-        self._want = [[""] * 8 for _ in range(n)]
-        self._sent = [[None] * 8 for _ in range(n)]
-        self._dead = [0] * n  # when each display last failed to answer (None: it answers)
+        self._want = [[""] * 8 for _ in range(n)]  # type: list
+        self._sent = [[None] * 8 for _ in range(n)]  # type: list
+        # when each display last failed to answer (None: it answers)
+        self._dead = [0] * n  # type: list
         # when a display not answering is tried again; each is first set up at the first
         # redraw, once the link numbers events (so one that does not answer is said)
         self._retry = None
@@ -113,7 +114,7 @@ class Outputs:
             self._pal = bytearray(256)  # code -> one channel's level
             self._pal_fb = framebuf.FrameBuffer(self._pal, 256, 1, framebuf.GS8)
             self._column = (chain.order.index("R"), chain.order.index("G"), chain.order.index("B"))
-        self._pfb = []  # a framebuf on each display's page buffer (one for a shared buffer)
+        self._pfb = []  # type: list  # a framebuf on each display's page buffer (one for a shared buffer)
         for i, d in enumerate(self.displays):
             if i and d.buf is self.displays[i - 1].buf:
                 self._pfb.append(self._pfb[-1])
@@ -214,12 +215,13 @@ class Outputs:
         """One bounded piece of drawing a pass (see the top of this file). `enrol`: the card
         enrolment awaits, or None."""
         self._now = now
-        if game is not self.game or game.shown != self._shown or enrol != self._enrol:
+        if game.shown != self._shown or game is not self.game or enrol != self._enrol:
             self.game = game
             self._enrol = enrol
             self._ask = True
-        if self._tone is not None and ticks_diff(now, self._note_at) >= 0:
-            self._play()
+        tone = self._tone
+        if tone is not None and ticks_diff(now, self._note_at) >= 0:
+            self._play(tone)
         due = self._due
         if self._ask or (due is not None and ticks_diff(now, due) >= 0):
             self._redraw(now, game)
@@ -428,8 +430,7 @@ class Outputs:
 
     # --- the buzzer -------------------------------------------------------------------
 
-    def _play(self):
-        tone = self._tone
+    def _play(self, tone):
         i = self._note
         if i >= len(tone):
             self._tone = None

@@ -104,7 +104,7 @@ def outputs(pins):
     PWM; a pin map without one (an older board) has none of it. Alone for safe mode
     (main.py), which sets up nothing else."""
     leds = buzzer = None
-    displays = ()
+    displays = ()  # type: tuple
     c = pins.get("leds")
     if c:
         from neopixel import NeoPixel

@@ -7,7 +7,7 @@
 # Never deployed.
 import framebuf
 
-_glyphs = None  # character -> its 8 column bytes in the framebuf font, made once
+_glyphs = None  # type: dict | None  # character -> its 8 column bytes in the framebuf font, made once
 
 
 def _font():

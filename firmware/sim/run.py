@@ -225,18 +225,18 @@ class Sim:
             if self.networks:
                 self.weather()
             if self.looks:
-                self.look()
+                self.look(self.looks)
             self.clock.sleep_ms(SCAN_MS)
 
     looks = None  # a file: what the players see, a line each time it has changed (--looks)
     _looked = -1
 
-    def look(self):
+    def look(self, f):
         """What the players see (sim/look.py), as one JSON line in `looks`, once the table
         has drawn a change (its output stage idle): the LEDs' colours (hex, r g b a LED),
         each display's glass (hex, 8 pages of 128 bytes), the tone sounding (Hz, or 0), the
         sensors with a pawn over them (a 0 or 1 each, chain order), the number of the last
-        event and the world's time."""
+        event and the world's time. `f`: the file (looks)."""
         out = self.table.outputs
         if out is None or out.redraws == self._looked or not out.idle():
             return
@@ -249,7 +249,6 @@ class Sim:
             for i in range(chip.n):
                 rgb[3 * i], rgb[3 * i + 1] = chip.frame[3 * i + 1], chip.frame[3 * i]
             leds = _hex(rgb)
-        f = self.looks
         f.write('{"seq":%d,"t":%d,"leds":"%s","displays":[' % (self.link.seq, self.clock.now, leds))
         for i in range(len(ph.displays)):
             f.write(('"%s"' if not i else ',"%s"') % _hex(ph.displays[i].glass()))

@@ -68,8 +68,16 @@ def _dot(rgb: tuple[int, int, int], colour: bool, pawn: bool = False) -> str:
 
 def _braille(look: Look, display: int) -> list[str]:
     """A display's 128 x 64 pixels in braille characters, 2 x 4 pixels each: 64 x 16."""
-    bits = ((0, 0, 0x01), (0, 1, 0x02), (0, 2, 0x04), (1, 0, 0x08), (1, 1, 0x10), (1, 2, 0x20))
-    bits += ((0, 3, 0x40), (1, 3, 0x80))
+    bits = (  # (column, row, dot) for the 8 dots of a braille cell
+        (0, 0, 0x01),
+        (0, 1, 0x02),
+        (0, 2, 0x04),
+        (1, 0, 0x08),
+        (1, 1, 0x10),
+        (1, 2, 0x20),
+        (0, 3, 0x40),
+        (1, 3, 0x80),
+    )
     rows = []
     for cy in range(16):
         row = []

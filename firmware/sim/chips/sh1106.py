@@ -141,7 +141,5 @@ class SH1106:
         out = bytearray(1024)
         if self.on and self.dcdc:
             for p in range(8):
-                out[p * 128 : p * 128 + 128] = self.ram[
-                    p * _COLS + _GLASS : p * _COLS + _GLASS + 128
-                ]
+                out[p * 128 : p * 128 + 128] = memoryview(self.ram[p])[_GLASS : _GLASS + 128]
         return out

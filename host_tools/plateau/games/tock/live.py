@@ -44,7 +44,9 @@ class Live:
         """The table's lights in words, as the board's own show() has them for what the
         events say (games/tock/lights.py): the pawns the card laid can move, the squares to
         put right, whose turn; not where a pawn in a hand may go (the board alone sees it)."""
-        if self.draw_as == "none" or self.checker.pos is None:
+        c = self.checker
+        pos = c.pos
+        if self.draw_as == "none" or pos is None:
             return
         from plateau import HARDWARE
         from plateau.games.tock.lights import lights, said
@@ -53,8 +55,7 @@ class Live:
             import json
 
             self._names = json.loads((HARDWARE / "sensors.json").read_text())["bits"]
-        c = self.checker
-        lit = lights(self._names, c.pos, c.card, c.last_move is not None, self.fix)
+        lit = lights(self._names, pos, c.card, c.last_move is not None, self.fix)
         say(f"      lights: {said(lit)}", flush=True)
 
     def draw(self) -> None:
