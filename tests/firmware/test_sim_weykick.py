@@ -203,3 +203,19 @@ def test_W2_a_blip_as_the_ball_moves_ends_on_the_truth():
         "glitch B 15\nball B\nwait 300\nclear B\nwait 1000\nball A\nwait 300\nclear A\nwait 800\n"
     )
     assert goals(evs) == [("A", 0, 1), ("B", 1, 1), ("A", 1, 2)]
+
+
+def test_W4_a_power_cut_keeps_the_running_clock_to_within_5_s():
+    # a timed match, no goal at all, the power cut at a random moment of play: the clock
+    # comes back within 5 s (and the store's spacing) of where it was, not at the last event
+    from readers import rng
+
+    r0 = rng(41)
+    for _ in range(3):
+        played = 6000 + r0.below(50000)
+        evs = run(
+            "table weykick mode=timed:2 halves=2 break=5\npace 0\nwait %d\nreset\nwait 500\n"
+            % played
+        )
+        (r,) = of(evs, "resumed")
+        assert played - 5500 <= r["clock_ms"] <= played, (played, r["clock_ms"])

@@ -26,6 +26,7 @@ _LOCKOUT_MS = const(600)  # and never sooner than this after the goal
 # a ball back in a spent goal after being out at least this long may have been a real goal:
 # said (`ignored`, lockout); shorter, it rattled or bounced (counted in its `cleared`)
 _BOUNCE_MS = const(100)
+_KEEP_CLOCK_MS = const(5000)  # the running clock saved this often: a power cut loses no more
 _STUCK_MS = const(30000)  # a goal sensor on this long is said (a ball left in, or stuck on)
 
 
@@ -44,6 +45,8 @@ class Goal:
 
 
 class WeykickGame(Game):
+    _kept_ms = 0  # the match clock when it was last marked to save
+
     def __init__(self, emit, names, settings):
         super().__init__(emit)
         self.goal = {"A": Goal(), "B": Goal()}
@@ -275,6 +278,10 @@ class WeykickGame(Game):
                 else:  # half, second_half
                     self._say({"type": what, "match_ms": self.match.clock_ms})
         self.last_now = now
+        kept = self.match.clock_ms - self._kept_ms
+        if kept >= _KEEP_CLOCK_MS or kept < 0:  # (a new match's clock starts again)
+            self._kept_ms = self.match.clock_ms
+            self.unsaved = True  # saved when the store next may (Store.due)
         for name in SIDES:
             g = self.goal[name]
             if g.inn is not None:
