@@ -20,7 +20,10 @@
 #
 # Whatever the game shows, the table adds what every game shares: a card read lights the
 # spot green with a chirp, a refused one red with a low tone and the reason on the displays
-# (any `error` or `illegal` says its `why` there for _NOTICE_MS); the card awaited while a tag
+# (any `error` or `illegal` says its `why` there for _NOTICE_MS, or until the next event once
+# it has been up _NOTICE_MIN_MS: the game moved on, its lines are what holds now; one said
+# while another is fresh waits until that one has been read); the card
+# awaited while a tag
 # is enrolled; and its own settings (`feedback brightness=.. sound=.. hints=..`), kept on flash.
 from micropython import const
 
@@ -28,7 +31,8 @@ from clock import TICKS_MAX, elapsed, ticks_diff
 from games.base import BLINK, GREEN, RED, WHITE, Show
 
 _BLINK_MS = const(400)  # a blinking light's half period
-_NOTICE_MS = const(5000)  # an error's reason stays on the displays this long
+_NOTICE_MS = const(5000)  # an error's reason stays on the displays this long at most
+_NOTICE_MIN_MS = const(1500)  # and at least, whatever comes after it
 _SPOT_MS = const(1500)  # the spot's green or red after a card
 _RETRY_MS = const(10000)  # a display that did not answer is tried again after this
 _COLS = const(16)  # characters a line (8 px each)
@@ -74,6 +78,8 @@ class Outputs:
         self._spot_at = 0
         self._notice = None  # an error's reason on the displays, since _notice_at
         self._notice_at = 0
+        self._notice_ms = 0  # how long it stays
+        self._next = None  # a reason said while that one was fresh: shown after it
         self._enrol = None  # the card awaited by enrolment, shown while awaited
         self._tone = None  # type: tuple | None  # the notes under way, the next one's index and its time
         self._note = 0
@@ -198,9 +204,18 @@ class Outputs:
         elif kind == "error" and ("card" in ev or "uid" in ev or ev.get("what") == "card-spot"):
             self._spot = RED
             self._spot_at = self._now
+        now = self._now
+        if self._notice_up(now):
+            up = elapsed(now, self._notice_at)
+            if why and up < _NOTICE_MIN_MS:  # (a renege, then the next hand's instruction)
+                self._next = _wrap(why)  # it waits until this one has been read
+                why = None
+            elif not why:  # the game moved on: the reason goes, once it has been read
+                self._notice_ms = min(self._notice_ms, max(up, _NOTICE_MIN_MS))
         if why:
             self._notice = _wrap(why)
-            self._notice_at = self._now
+            self._notice_at = now
+            self._notice_ms = _NOTICE_MS
         game = self.game
         if game is not None and self.buzzer is not None and self.settings["sound"] == "on":
             tone = game.sound(ev)
@@ -208,6 +223,16 @@ class Outputs:
                 self._tone = tone
                 self._note = 0
                 self._note_at = self._now
+
+    def _notice_up(self, now):
+        """The reason on the displays at `now`, or None: one whose time is over gives way
+        to the one waiting behind it (_next), which then has its own."""
+        if self._notice and elapsed(now, self._notice_at) >= self._notice_ms:
+            self._notice = self._next
+            self._next = None
+            self._notice_at = now
+            self._notice_ms = _NOTICE_MS
+        return self._notice
 
     # --- the pass ---------------------------------------------------------------------
 
@@ -289,13 +314,11 @@ class Outputs:
             out.lines = out.lines[:keep] + _wrap("enrol " + self._enrol + ": lay its card")
             if out.spot >= 0:
                 out.lights[out.spot] = WHITE | BLINK
-        elif self._notice:
-            left = _NOTICE_MS - elapsed(now, self._notice_at)
-            if left > 0:
-                out.lines = out.lines[:keep] + self._notice
-                wait = _sooner(wait, left)
-            else:
-                self._notice = None
+        else:
+            notice = self._notice_up(now)
+            if notice:
+                out.lines = out.lines[:keep] + notice
+                wait = _sooner(wait, self._notice_ms - elapsed(now, self._notice_at))
         self._due = (now + wait) & TICKS_MAX if wait > 0 else None
         if out.lights != self._drawn:  # the frame is made again only if a code changed
             self._drawn[:] = out.lights

@@ -40,6 +40,8 @@ class Checker:
         self.frame = None  # the LED frame then (its blinking phase)
         self.heard = []  # (event, world ms) of the events the stage heard, the last few
         self.why = None  # the last one that gave a reason, and when
+        self.why_ms = 0  # how long its reason stays: 5 s, or until the next event after 1.5 s
+        self.why_next = None  # a reason said while that one was under 1.5 s old: shown after it
         out = sim.table.outputs
         self.wrap(out)
 
@@ -51,8 +53,17 @@ class Checker:
             self.heard.append((ev, clock.now))
             if len(self.heard) > 16:
                 self.heard.pop(0)
-            if ev.get("why"):
-                self.why = (ev, clock.now)
+            now = clock.now
+            if self.up(now):
+                age = now - self.why[1]
+                if ev.get("why") and age < 1500:
+                    self.why_next = ev
+                elif not ev.get("why"):
+                    self.why_ms = min(self.why_ms, max(age, 1500))
+                else:
+                    self.why, self.why_ms = (ev, now), 5000
+            elif ev.get("why"):
+                self.why, self.why_ms = (ev, now), 5000
             heard(ev)
 
         out.heard = listen
@@ -91,17 +102,28 @@ class Checker:
         kind = game.about()["game"]
         getattr(self, kind)(game, chain, screens, notice)
 
+    def up(self, now):
+        """The event whose reason is up at `now` (None): one whose time is over gives way to
+        the one said while it was fresh."""
+        if self.why is not None and now - self.why[1] >= self.why_ms:
+            nxt = self.why_next
+            self.why = None if nxt is None else (nxt, self.why[1] + self.why_ms)
+            self.why_ms, self.why_next = 5000, None
+        return self.why
+
     def notice(self):
         """The words the displays must show instead of the game's: the reason of the last
-        event that gave one, said less than 5 s ago (with some slack at the edges: None)."""
-        if self.why is None:
-            return ""
-        ev, t = self.why
-        age = self.sim.clock.now - t
-        if age < 4900:
-            return ev["why"]
-        if age < 5100:
-            return None  # (the edge: either)
+        event that gave one, said less than 5 s ago and not yet followed by another event
+        once 1.5 s old (with some slack at the edges: None)."""
+        now = self.sim.clock.now
+        while self.why is not None:
+            ev, t = self.why
+            age = now - t
+            if age < self.why_ms - 100:
+                return ev["why"]
+            if age < self.why_ms + 100:
+                return None  # (the edge: either)
+            self.up(now)  # over: the one waiting behind it, if any
         return ""
 
     def spot(self, chain, spot):
@@ -174,7 +196,16 @@ class Checker:
         for clause in fix.split(";"):
             words = clause.replace(",", " ").replace("(", " ").replace(")", " ").split()
             for w in words:
-                for part in w.replace("'s", "").split("-"):
+                parts = w.replace("'s", "").split("-")
+                if len(parts) == 2 and parts[0] in names and parts[1] in names:
+                    # a range ("GC1-GC4", "G7-G12"): every square between, by its number
+                    a, b = parts
+                    head = a.rstrip("0123456789")
+                    if b.rstrip("0123456789") == head:
+                        for n in range(int(a[len(head) :]), int(b[len(head) :]) + 1):
+                            out.append(names.index(head + str(n)))
+                        continue
+                for part in parts:
                     if part in names:
                         out.append(names.index(part))
             text = clause.strip()
@@ -203,7 +234,12 @@ class Checker:
             first = "any seat: joker" if pos.turn == ANY else _NAMES[turn[0]] + " to play"
             own = [first, "card %s" % game.card if game.card else "lay a card"]
         else:
-            own = [pos._seat_name(won) + " wins"]
+            # the winners' colours spelled out ("RED+BLUE win" for a team), their letters
+            # where that is longer than a line
+            cs = pos.team_colours(won) if pos.teams() else pos.seat_colours(won)
+            verb = " win" if pos.teams() else " wins"
+            said = "+".join(_NAMES[c] for c in cs) + verb
+            own = [said if len(said) <= 16 else "+".join(COLOURS[c] for c in cs) + verb]
         self.lines_shown(screens, notice, own)
         if won is not None or game.card is None or game.owed:
             return
@@ -281,7 +317,15 @@ class Checker:
         own = []
         if h is not None and not game.drawing and not (h.over and h.result):
             own = [STREETS[h.street] + " pot %d" % sum(h.contrib.values())]
-            if not game.showing and h.to_act is not None:
+            # H4: no seat acts before its street's cards are out, and every card is turned
+            # once the betting is over: until then the display asks for them
+            laid = len(game.community)
+            due = 5 if h.to_act is None else (0, 3, 4, 5)[h.street]
+            if game.showing:
+                pass
+            elif laid < due:
+                own.append("lay the " + ("flop", "flop", "flop", "turn", "river")[laid])
+            elif h.to_act is not None:
                 own.append("seat %s to act" % h.to_act)
         self.lines_shown(screens, notice, own)
 

@@ -24,15 +24,17 @@ def show(game, out, now):
             lines.append("%d: seat %s" % (amount, ",".join(winners)))
         return 0
     lines.append(STREETS[h.street] + " pot %d" % pot)
+    laid = len(game.community)
     if game.showing:
         lines.append("seat %s: show" % game.showing)
+    elif laid < game._board_due():  # the street's cards first (H4): none acts before them,
+        # and all of them once the betting is over (all in)
+        lines.append("lay the " + ("flop", "flop", "flop", "turn", "river")[laid])
     elif h.to_act is not None:
         lines.append("seat %s to act" % h.to_act)
         bet = h.bet.get(h.to_act, 0)
         top = max(h.bet.values()) if h.bet else 0
         lines.append("to call %d" % (top - bet) if top > bet else "check or bet")
-    elif len(game.community) < 5:  # the cards to turn (H4)
-        lines.append("lay the " + ("flop", "flop", "flop", "turn", "river")[len(game.community)])
     return 0
 
 

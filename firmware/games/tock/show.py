@@ -32,9 +32,14 @@ def show(game, out, now):
     wait = 0
     won = pos.winner()
     if won is not None:
-        for c in pos.seat_colours(won) if not pos.teams() else pos.team_colours(won):
+        team = pos.teams()
+        colours = pos.team_colours(won) if team else pos.seat_colours(won)
+        for c in colours:
             _home(lights, leds, c, (c + 1) | BLINK)
-        lines.append(pos._seat_name(won) + " wins")
+        said = "+".join(_NAMES[c] for c in colours) + (" win" if team else " wins")
+        if len(said) > 16:  # (a line's width: the colours' letters)
+            said = "+".join(_NAMES[c][0] for c in colours) + (" win" if team else " wins")
+        lines.append(said)
         lines.append("game over")
         return 0
     # the last move's squares, for a while
@@ -64,7 +69,8 @@ def show(game, out, now):
                 lifted = CELLS + (lifted - 100) // 4
             n = pos.reach(card, buf, lifted)
             if lifted < 0:
-                lines.append("%d pawns can move" % _lit_pawns(game, pos, buf, lights, leds))
+                n = _lit_pawns(game, pos, buf, lights, leds)
+                lines.append("%d pawns can move" % n if n != 1 else "1 pawn can move")
             else:
                 lines.append("%d squares to go" % n if n != 1 else "1 square to go")
                 _lit(buf, lights, leds)
@@ -132,14 +138,18 @@ def _named(fix):
     ("put 1 R pawn back in camp", "R camp has 1 pawn too many") as its four slots."""
     out = []
     for clause in fix.split(";"):
-        words = clause.replace(",", " ").replace("(", " ").replace(")", " ").replace("-", " ")
-        words = words.split()
+        words = clause.replace(",", " ").replace("(", " ").replace(")", " ").split()
         whole = clause.endswith("back in camp") or clause.endswith("too many")
         for w in words:
             if w.endswith("'s"):
                 w = w[:-2]
-            s = sensor_cell(w)
-            if s != 255 and s not in out:
+            a, _, b = w.partition("-")  # a range ("GC1-GC4") is every square in it
+            s, e = sensor_cell(a), sensor_cell(b) if b else 255
+            if s != 255 and e != 255 and s < e <= s + 18:
+                for x in range(s, e + 1):
+                    if x not in out:
+                        out.append(x)
+            elif s != 255 and s not in out:
                 out.append(s)
             elif whole and len(w) == 1 and w in COLOURS:
                 c = COLOURS.index(w)
