@@ -235,10 +235,13 @@ class Sim:
         """What the players see (sim/look.py), as one JSON line in `looks`, once the table
         has drawn a change (its output stage idle): the LEDs' colours (hex, r g b a LED),
         each display's glass (hex, 8 pages of 128 bytes), the tone sounding (Hz, or 0), the
-        sensors with a pawn over them (a 0 or 1 each, chain order), the number of the last
-        event and the world's time. `f`: the file (looks)."""
+        sensors with a pawn over them (a 0 or 1 each, chain order), the LEDs that blink (the
+        same), the number of the last event and the world's time; taken in a blink's lit
+        half. `f`: the file (looks)."""
         out = self.table.outputs
         if out is None or out.redraws == self._looked or not out.idle():
+            return
+        if out._blink and not out._phase:  # (its lights off for a blink: seen when back on)
             return
         self._looked = out.redraws
         ph = self.physical
@@ -254,7 +257,8 @@ class Sim:
             f.write(('"%s"' if not i else ',"%s"') % _hex(ph.displays[i].glass()))
         tone = ph.buzzer_pwm.sounding() if ph.buzzer_pwm else 0
         magnets = "".join("1" if ph.sensors.present(i) else "0" for i in range(len(ph.names)))
-        f.write('],"tone":%d,"magnets":"%s"}\n' % (tone, magnets))
+        blink = "".join("1" if c & 0x80 else "0" for c in out.show.lights)  # (games.base.BLINK)
+        f.write('],"tone":%d,"magnets":"%s","blink":"%s"}\n' % (tone, magnets, blink))
         f.flush()
 
     def wait_host(self, until, limit_ms, say=None, live=False):

@@ -20,6 +20,10 @@ class Look:
     displays: list[bytes]  # each display's glass: 8 pages of 128 bytes, bit 0 the top row
     tone: int  # the buzzer's frequency sounding then, Hz (0: quiet)
     magnets: str = ""  # "1" where a sensor has a pawn over it, chain order
+    blink: str = ""  # "1" where the LED blinks (drawn in its lit half), chain order
+
+    def blinks(self, i: int) -> bool:
+        return i < len(self.blink) and self.blink[i] == "1"
 
     @classmethod
     def parse(cls, line: str) -> Look:
@@ -27,7 +31,9 @@ class Look:
         raw = bytes.fromhex(d["leds"])
         leds = [(raw[i], raw[i + 1], raw[i + 2]) for i in range(0, len(raw), 3)]
         glass = [bytes.fromhex(g) for g in d["displays"]]
-        return cls(d["seq"], d["t"], leds, glass, d["tone"], d.get("magnets", ""))
+        return cls(
+            d["seq"], d["t"], leds, glass, d["tone"], d.get("magnets", ""), d.get("blink", "")
+        )
 
     def lit(self, display: int, x: int, y: int) -> bool:
         return bool(self.displays[display][(y >> 3) * 128 + x] >> (y & 7) & 1)
@@ -55,11 +61,12 @@ class Looks:
         return [Look.parse(line) for line in lines if line.strip()]
 
 
-def _dot(rgb: tuple[int, int, int], colour: bool, pawn: bool = False) -> str:
-    """A LED: · dark, ● lit (in its colour on a terminal); o and ◉ with a pawn over it."""
+def _dot(rgb: tuple[int, int, int], colour: bool, pawn: bool = False, blink=False) -> str:
+    """A LED: · dark, ● lit (in its colour on a terminal); o and ◉ with a pawn over it; ✱ a
+    blinking one, drawn in its lit half."""
     if rgb == (0, 0, 0):
         return "o" if pawn else "·"
-    mark = "◉" if pawn else "●"
+    mark = "✱" if blink else "◉" if pawn else "●"
     if not colour:
         return mark
     r, g, b = (min(255, v * 3) for v in rgb)  # (dimmed LEDs brightened for a screen)
@@ -102,15 +109,17 @@ def terminal(look: Look, names: list[str], colour: bool = True) -> list[str]:
         pawn = i < len(look.magnets) and look.magnets[i] == "1"
         if name in RING:
             r, c = RING[name]
-            grid[r][c] = _dot(look.leds[i], colour, pawn)
+            grid[r][c] = _dot(look.leds[i], colour, pawn, look.blinks(i))
         elif len(name) == 3 and name[1] == "C":
-            camps.setdefault(name[0], []).append(_dot(look.leds[i], colour, pawn))
+            camps.setdefault(name[0], []).append(_dot(look.leds[i], colour, pawn, look.blinks(i)))
     lines = ["   " + " ".join(row) for row in grid]
     extra = [f"{c} camp {''.join(d)}" for c, d in camps.items()]
     rest = look.leds[len(names) :]
     if rest:
-        extra.append("spot " + _dot(rest[0], colour))
-        extra.append("goals " + " ".join(_dot(x, colour) for x in rest[1:3]))
+        n = len(names)
+        extra.append("spot " + _dot(rest[0], colour, blink=look.blinks(n)))
+        goals = (_dot(x, colour, blink=look.blinks(n + 1 + k)) for k, x in enumerate(rest[1:3]))
+        extra.append("goals " + " ".join(goals))
     lines.append("   " + "   ".join(extra) + (f"   buzzer {look.tone} Hz" if look.tone else ""))
     pics = [_braille(look, d) for d in range(len(look.displays))]
     if pics:
@@ -140,9 +149,15 @@ def svg(look: Look, names: list[str], title: str = "") -> str:
         f'<rect x="4" y="4" width="{board - 8}" height="{board - 8}" rx="8" fill="#c8a878"/>',
     ]
 
-    def led(x: float, y: float, rgb: tuple[int, int, int], label: str, pawn=False) -> None:
+    def led(x: float, y: float, rgb: tuple[int, int, int], label: str, pawn=False, blink=False):
         r, g, b = (min(255, v * 3) for v in rgb)  # (dimmed LEDs brightened for a screen)
         fill = f"#{r:02x}{g:02x}{b:02x}" if any(rgb) else "#4a3b2a"
+        if blink:  # a dashed ring: the light blinks (drawn in its lit half)
+            label += " (blinking)"
+            out.append(
+                f'<circle cx="{x:g}" cy="{y:g}" r="{_CELL * 0.48:g}" fill="none" '
+                f'stroke="{fill}" stroke-width="2" stroke-dasharray="3 2"/>'
+            )
         out.append(
             f'<circle cx="{x:g}" cy="{y:g}" r="{_CELL * 0.38:g}" fill="{fill}" '
             f'stroke="#1b140d" stroke-width="1"><title>{_escape(label)}</title></circle>'
@@ -168,17 +183,18 @@ def svg(look: Look, names: list[str], title: str = "") -> str:
         else:
             continue
         pawn = i < len(look.magnets) and look.magnets[i] == "1"
-        led((c + 0.5) * _CELL, (r + 0.5) * _CELL, look.leds[i], name, pawn)
+        led((c + 0.5) * _CELL, (r + 0.5) * _CELL, look.leds[i], name, pawn, look.blinks(i))
     rest = look.leds[len(names) :]
     mid = board / 2
     if rest:
-        led(mid + 2 * _CELL, mid, rest[0], "card spot")
+        n = len(names)
+        led(mid + 2 * _CELL, mid, rest[0], "card spot", blink=look.blinks(n))
         out.append(
             f'<text x="{mid + 2 * _CELL:g}" y="{mid + _CELL:g}" text-anchor="middle">spot</text>'
         )
         for k, rgb in enumerate(rest[1:3]):
             y = _CELL * 1.5 if k == 0 else board - _CELL * 1.5
-            led(mid, y, rgb, "goal " + "AB"[k])
+            led(mid, y, rgb, "goal " + "AB"[k], blink=look.blinks(n + 1 + k))
     top = board + 30
     for d in range(len(look.displays)):
         x0 = 20 + d * (disp_w + 20)
