@@ -3,8 +3,8 @@ seeded search (CPython), for hints_mpy.py to time under MicroPython: random, cro
 dense positions (the side to play with all its pawns close together, every ruleset), then a
 hill climb from the costliest 7s (a pawn moved a square or two, one more out of camp, a
 waiting pawn), each step kept when it costs more. The cost is counted, not timed (this
-machine is shared): the states the 7's levels hold, a state of a pawn near a home counting
-8 (each of its steps is walked), and a search fallback counting a million. Writes one case a
+machine is shared): from the rows and cells the 7's levels hold (cost()), a search
+fallback counting a million. Writes one case a
 line: {"card", "position"}: the 16 costliest 7s, the 3 costliest of every other card (by
 the pawns and pairs they look at), and make bench's 8-pawn 7.
 
@@ -62,16 +62,28 @@ def dense_position(rng: random.Random) -> Position:
 
 
 def cost(pos: Position) -> int:
-    """The 7's hints' work, counted (see above)."""
+    """The 7's hints' work, counted from _dp's rows and cells once it has run (about a
+    thousand instructions a unit on the 32-bit build, measured): a node's set-up, each row
+    (a pawn on the track: its steps onto x + k, one per step), each cell it holds and the
+    special steps played from it (a pawn in home, a waiting pawn: 1 to 4 of them); a
+    search fallback counts a million."""
     seven = rules._SEVEN
     seat = 0 if pos.turn == 4 else pos.seat_of(pos.turn)
     if not hints._dp(seven, pos, seat):
         return 1_000_000
     nd = seven.opt_k
+    es = seven.es
     work = 0
     for j in range(seven.nn):
-        work += seven.opt_free[j] * (1 if nd[112 + j] else 8)
-    return work
+        kind = nd[j]
+        work += 20
+        for r in range(seven.opt_end[96 + j], seven.opt_end[97 + j]):
+            buf = seven.bufs[r // seven.per]
+            p = r % seven.per * 8 * es
+            cells = sum(1 for o in range(8) if any(buf[p + es * o : p + es * o + es]))
+            spec = 3 if kind == hints._N_HOME or kind == hints._N_W else 0.3
+            work += 6 + (22 if kind != hints._N_HOME else 0) + cells * (5 + 4 * spec)
+    return int(work)
 
 
 def valid(pos: Position) -> bool:

@@ -1086,14 +1086,23 @@ class _Seven:
         self.stop = True  # stop at the first order that plays out (a check, has_move)
         self.sensitive = False  # this split's result may depend on the order (T14)
         self.seen = None  # type: set | None  # collect: the results already made a Move
-        self.w_obs = self.w_ext = 0  # _walk's state after the step
         self.nn = 0  # _dp's nodes
-        self.es = 3  # _dp: bytes a state
-        self.per = 29  # _dp: states a buffer
-        self.fill_c = self.fill_o = 0  # _dp: where the level being filled starts
-        self.acc = [0] * 8  # _dp: a mask per step of a pawn far from homes
-        # _dp's levels of states (nearest pawn ahead, home, mask: 3 or 5 bytes each), one
-        # after another: the search's own buffers, free while no search runs
+        self.acc2 = [0] * 8  # _dp: what each step may start from, then the back masks
+        self.ko = bytearray(40)  # _dp: per step its cell, state, row, where it starts
+        self.kbuf = [self.zero] * 8  # _dp: per special step its row's buffer,
+        self.khit = [0] * 8  # and its hit bit
+        self.nrows = self.first2 = self.last2 = 0  # _dp's rows: made, the level's,
+        self.full = False  # whether they ran out, and the parts they count (32 each)
+        self.parts = 0
+        self.hp = 0  # reach: a bit per pawn that ends somewhere
+        # reach: the position and seat whose ends `hit` holds (hok), kept for a pawn lifted
+        # after the card's hint; a search or another _dp forgets them
+        self.hok = False
+        self.hkey = bytearray(CELLS)
+        self.hwait = self.hseat = self.hplayers = 0
+        self.hflags = None  # type: dict | None
+        # _dp's rows (8 cells of a byte each, 11 a buffer), one level after another: the
+        # search's own buffers, free while no search runs
         self.bufs = self.moved + [lv.cells for lv in self.levels]
         self.pos = self.levels[0]  # the position searched (set by search())
         self.after = None  # type: Position | None
@@ -1132,6 +1141,7 @@ class _Seven:
         self.after = after
         self.collect = collect
         self.reaching = reaching
+        self.hok = False  # hit and the pawns are the search's now
         self.stop = collect is None and not reaching
         if collect is not None:
             self.seen = set()
