@@ -31,7 +31,7 @@ def best(pos, card, s, n, kept=False):
     t = 1 << 30
     used = 0
     for i in range(n):
-        rules._SEVEN.hok = False
+        rules._SEVEN.runs += 1  # (its kept ends forgotten)
         if kept:
             pos.reach(card, OUT, -1)
         gc.collect()

@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from tock_positions import crowded_position, random_position  # noqa: E402
+from tock_positions import crowded_position, dense_position, random_position  # noqa: E402
 from tock_speed_cases import EIGHT  # noqa: E402
 
 from plateau.fw.games.tock import hints, rules  # noqa: E402
@@ -37,53 +37,25 @@ RANKS = ["A", "2", "3", "4", "5", "6", "8", "9", "10", "J", "Q", "K", "X"]
 OUT = bytearray(REACH)
 
 
-def dense_position(rng: random.Random) -> Position:
-    """All pawns of a 2-player seat (or a team's) out and close together, with opponents
-    between them and, now and then, a home in the way."""
-    rules_name = rng.choice(["classic", "king-exit", "toc-fr"])
-    pos = Position(rng.choice([2, 4]), rules_name)
-    own = pos.own_for_card(0)
-    start = rng.randrange(TRACK)
-    for c in (0, 2) if pos.players == 2 else (0,):
-        for _ in range(4):
-            s = (start + rng.randint(0, 24)) % TRACK
-            if rng.random() < 0.15:
-                s = home_square(c, rng.randint(1, 4))
-            if not pos.cells[s]:
-                pos.cells[s] = c + 1
-    for c in pos.colours():
-        if c in own or (pos.players == 2 and c == 2):
-            continue
-        for _ in range(rng.randint(0, 4)):
-            s = (start + rng.randint(0, 30)) % TRACK
-            if not pos.cells[s] and pos.cells.count(bytes((c + 1,))) < 4:
-                pos.cells[s] = c + 1
-    return pos
-
-
 def cost(pos: Position) -> int:
-    """The 7's hints' work, counted from _dp's rows and cells once it has run (about a
-    thousand instructions a unit on the 32-bit build, measured): a node's set-up, each row
-    (a pawn on the track: its steps onto x + k, one per step), each cell it holds and the
-    special steps played from it (a pawn in home, a waiting pawn: 1 to 4 of them); a
-    search fallback counts a million."""
+    """The 7's hints' work, estimated from what _dp holds once it has run, in thousands
+    of instructions on the 32-bit build (fitted to cachegrind's counts of the costliest
+    cases): a fixed part, each node, each row of a pawn on the track (its steps onto x +
+    k), each row of a pawn in home or a waiting pawn, each cell (the special steps played
+    from it, the back masks written); a search fallback counts a million."""
     seven = rules._SEVEN
     seat = 0 if pos.turn == 4 else pos.seat_of(pos.turn)
     if not hints._dp(seven, pos, seat):
         return 1_000_000
     nd = seven.opt_k
-    es = seven.es
-    work = 0
+    work = 450
     for j in range(seven.nn):
-        kind = nd[j]
-        work += 20
+        work += 42
         for r in range(seven.opt_end[96 + j], seven.opt_end[97 + j]):
-            buf = seven.bufs[r // seven.per]
-            p = r % seven.per * 8 * es
-            cells = sum(1 for o in range(8) if any(buf[p + es * o : p + es * o + es]))
-            spec = 3 if kind == hints._N_HOME or kind == hints._N_W else 0.3
-            work += 6 + (22 if kind != hints._N_HOME else 0) + cells * (5 + 4 * spec)
-    return int(work)
+            cells = bin(seven.opt_free[80 + r]).count("1")
+            if cells:
+                work += (100 if nd[j] == hints._N_TRACK else 48) + 10 * cells
+    return work
 
 
 def valid(pos: Position) -> bool:

@@ -17,8 +17,9 @@
 # track before its CH1 frees, then the rest once it may have slipped in). Since a pawn never
 # passes one of its side (T9), what a pawn still to come needs of those already taken is
 # small, a state: the nearest of them ahead on the track, and near a home that home's
-# squares and its waiting pawn (T14-T16). The steps and parts used are a bit mask of the
-# state (bit t + 8 p). A forward pass keeps, level by level, the states reached and their
+# squares and its waiting pawn (T14-T16). The steps used are a bit mask of the state (bit
+# t: t steps; when seven_max_pawns 1 or 2 counts the parts, bit t: one part of t, bit 7:
+# all played). A forward pass keeps, level by level, the states reached and their
 # masks; a backward pass which of them can still make 7; where a reached state's step meets
 # one that can finish, that step's end is marked for its pawn (sv.hit, a bit per pawn).
 from micropython import const
@@ -39,10 +40,33 @@ _NONE = const(255)  # no square, no pawn
 _N_TRACK = const(0)  # the nodes of _dp: a pawn on the track,
 _N_HOME = const(1)  # a pawn in its home,
 _N_W = const(2)  # a waiting pawn (after its home's pawns: they may free its CH1)
-_ZERO16 = bytes(16)
-_ZERO4 = bytes(4)
+_CELLS = (  # _CELLS[8 * gap + k]: gap + k, 0 past 7 (a level's cell, gap 8: none)
+    b"\x00\x01\x02\x03\x04\x05\x06\x07\x01\x02\x03\x04\x05\x06\x07\x00\x02\x03\x04\x05\x06\x07\x00\x00"
+    b"\x03\x04\x05\x06\x07\x00\x00\x00\x04\x05\x06\x07\x00\x00\x00\x00\x05\x06\x07\x00\x00\x00\x00\x00"
+    b"\x06\x07\x00\x00\x00\x00\x00\x00\x07\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"
+)
+_ZERO4 = b"\x00\x00\x00\x00"
 # the lowest bit set of an 8-bit v: _BIT[(v & -v) % 11] (the powers of 2 differ mod 11)
 _BIT = b"\x00\x00\x01\x00\x02\x04\x00\x07\x03\x06\x05"
+
+# The hints' own state, made when a hint is first asked (a table with hints off holds
+# none); _dp works in the search's buffers (rules._Seven) besides.
+_CUM = [0] * 8  # _node7: the cells a step may start from, then the back masks
+_KO = bytearray(40)  # _node7: a special step's state then row (16 + k), its start (32 + k)
+_KBUF = [bytearray(0)] * 8  # type: list[bytearray]  # _node7: a special step's row's buffer,
+_KHIT = [0] * 8  # and its hit bit
+_ST = bytearray(6)  # _dp's rows: made, the level's first and end (_row), out of rows;
+_NROWS = const(0)  # seven_max_pawns when parts count (_up, _down); the pawns that end
+_FIRST2 = const(1)  # somewhere (a bit each)
+_LAST2 = const(2)
+_FULL = const(3)
+_PM = const(4)
+_HP = const(5)
+# the ends `hit` holds, kept for the position and seat they were worked out on (a pawn
+# lifted after the card's hint is a look-up): its cells, and [flags, seat, waiting,
+# players, the search's run they belong to] (a search or another _dp runs: forgotten)
+_KEY = bytearray(CELLS)
+_KEPT = [None, 0, 0, 0, -1]
 
 
 def reach(sv, pos, card, out, s=-1):
@@ -68,7 +92,7 @@ def reach(sv, pos, card, out, s=-1):
         for i in range(sv.npawns):
             q = sv.pawn_s[i]
             if s < 0:  # the pawns that end anywhere
-                if sv.hp >> i & 1:
+                if _ST[_HP] >> i & 1:
                     out[q] = 1
                 continue
             if q != s:
@@ -151,28 +175,29 @@ def _reach_one(sv, pos, seat, card, out, s):
 def ends(sv, pos, seat, s):
     """Mark in `hit` (bit i on a square: pawn_s[i] can end there) the ends of the
     seat's pawns in every legal 7 (T11), of every pawn or of the one on s (_NONE: every
-    pawn); sv.hp: a bit per pawn with an end. By _dp, else by the search (a split is
+    pawn); _ST[_HP]: a bit per pawn with an end. By _dp, else by the search (a split is
     played only while it can still show an end not yet marked, and only until one order
     of it plays out unless the order can change where a pawn ends: a part ending on its
     C16, T14). The ends of every pawn that _dp found stay for the next question on the
     same position and seat (a pawn lifted after the card's hint): a search or another
-    _dp forgets them (hok). Allocates nothing."""
+    _dp forgets them (_KEPT: the search's run they belong to). Allocates nothing."""
+    kept = _KEPT
     if (
-        sv.hok
-        and sv.hseat == seat
-        and sv.hwait == pos.waiting
-        and sv.hflags is pos.flags
-        and sv.hplayers == pos.players
-        and sv.hkey == pos.cells
+        kept[4] == sv.runs
+        and kept[0] is pos.flags
+        and kept[1] == seat
+        and kept[2] == pos.waiting
+        and kept[3] == pos.players
+        and _KEY == pos.cells
     ):
         return
     if _dp(sv, pos, seat):
-        sv.hkey[:] = pos.cells
-        sv.hseat = seat
-        sv.hwait = pos.waiting
-        sv.hflags = pos.flags
-        sv.hplayers = pos.players
-        sv.hok = True
+        _KEY[:] = pos.cells
+        kept[0] = pos.flags
+        kept[1] = seat
+        kept[2] = pos.waiting
+        kept[3] = pos.players
+        kept[4] = sv.runs
         return
     sv.target = s
     sv.search(pos, seat, None, None, None, True)
@@ -182,7 +207,7 @@ def ends(sv, pos, seat, s):
     hp = 0
     for q in range(CELLS):
         hp |= sv.hit[q]
-    sv.hp = hp
+    _ST[_HP] = hp
 
 
 def _dp(sv, pos, seat):
@@ -192,15 +217,16 @@ def _dp(sv, pos, seat):
     track, or into CH1 if they freed it, T14), each with 0..7 steps. What a node still
     to come needs of those already taken is small: the nearest of them ahead on the
     track (it may not pass it: a cell of the level), and near a home that home's
-    squares and its waiting pawn (T14-T16: a row); the steps and parts used so far are
-    a bit mask (bit t + 8 p) in each cell. A forward pass fills, level by level, the
+    squares and its waiting pawn (T14-T16: a row); the steps used so far are a bit
+    mask in each cell (parts counted: _up, _down). A forward pass fills, level by level, the
     cells reached and their masks; a backward pass, what each can still make 7 with; a
     pawn's step is legal in some split where both meet (_node). Returns False (the
     search then answers) for the flags it has no room for (seven_max_pawns 3 to 6) or
     more rows than its buffers hold; allocates nothing (its rows are the search's
     buffers)."""
-    sv.hok = False
-    sv.hp = 0
+    sv.runs += 1  # (what `hit` held is forgotten)
+    st = _ST
+    st[_HP] = 0
     m = pos.flags["seven_max_pawns"]
     if 2 < m < 7:
         return False
@@ -260,7 +286,7 @@ def _dp(sv, pos, seat):
     # front first: the nodes in square order (then sub), cut behind the pawn with the
     # widest gap behind it (at least 9 squares: 8 pawns at most on 72), so that no path
     # reaches a pawn taken later
-    perm = sv.ko
+    perm = _KO
     for j in range(nn):  # insertion sort of the nodes by (square, sub)
         key = nd[32 + j] << 4 | nd[64 + j]
         h = j
@@ -353,12 +379,10 @@ def _dp(sv, pos, seat):
             nd[64 + j] = a
             if nd[48 + j] != _NONE and (nd[48 + j] * 18 + 15 - x) % TRACK <= 7:
                 nd[96 + j] = (nd[48 + j] * 18 + 15 - x) % TRACK
-    # parts counted (seven_max_pawns 1 or 2): in the rows' keys (state + 32 p)
-    sv.parts = parts = 32 * m if m < 7 else 0
+    st[_PM] = m if m < 7 else 0  # parts counted (seven_max_pawns 1 or 2): _up, _down
     for buf in sv.bufs:
         buf[:] = sv.zero
-    sv.nrows = sv.first2 = sv.last2 = 0
-    sv.full = False
+    st[_NROWS] = st[_FIRST2] = st[_LAST2] = st[_FULL] = 0
     first = sv.opt_end
     first[96] = 0
     r = _row(sv, _home(sv, nd[48]) & nd[144], True)
@@ -366,36 +390,33 @@ def _dp(sv, pos, seat):
     sv.opt_free[80 + r] = 1
     # forward: the cells each level can be in, with the steps that get there
     for j in range(nn):
-        first[97 + j] = sv.first2 = sv.nrows
+        first[97 + j] = st[_FIRST2] = st[_NROWS]
         if j == nn - 1:  # all played: its one cell (no pawn ahead, no home) finishes
-            p = 32 if parts else 0  # with 7 steps, whatever they were made of
-            while p <= parts:
-                r = _row(sv, p, True)
-                if r == _NONE:
-                    return False
-                sv.opt_free[80 + r] = 1
-                sv.bufs[r // 11][r % 11 * 8] = 128
-                p += 32
+            r = _row(sv, 0, True)  # with 7 steps, whatever they were made of
+            if r == _NONE:
+                return False
+            sv.opt_free[80 + r] = 1
+            sv.bufs[r // 11][r % 11 * 8] = 128
             break
         _node7(sv, j, False)
-        if sv.full:
+        if st[_FULL]:
             return False
-    first[97 + nn] = sv.nrows
+    first[97 + nn] = st[_NROWS]
     # backward: what each cell can still make 7 with; where a step of a cell reached
     # leads to one that can finish, that step's end is marked for its pawn
     rmap = sv.memo
     hit = sv.hit
     for j in range(nn - 1, -1, -1):
-        sv.first2 = first[97 + j]
-        sv.last2 = first[98 + j]
-        for r in range(sv.first2, sv.last2):
+        st[_FIRST2] = first[97 + j]
+        st[_LAST2] = first[98 + j]
+        for r in range(first[97 + j], first[98 + j]):
             rmap[sv.opt_free[r]] = r + 1
         hk = _node7(sv, j, True)
         if not hk >> 1:
             continue
         i = nd[16 + j]
         bit = 1 << i
-        sv.hp |= bit
+        st[_HP] |= bit
         h = TRACK + 4 * sv.pawn_c[i]  # bits 8-11: its home's squares
         for k in range(4):
             if hk >> (8 + k) & 1:
@@ -416,16 +437,17 @@ def _row(sv, e, make):
     sv.memo[e] holds the row last made or read for e; opt_free[r] is row r's state,
     opt_free[80 + r] a bit per cell it holds (_node7)."""
     rmap = sv.memo
+    st = _ST
     r = rmap[e] - 1
-    if sv.first2 <= r < sv.last2 and sv.opt_free[r] == e:
+    if st[_FIRST2] <= r < st[_LAST2] and sv.opt_free[r] == e:
         return r
     if not make:
         return _NONE
-    r = sv.last2
+    r = st[_LAST2]
     if r >= 80:  # (opt_free: the rows' states, then their cells)
-        sv.full = True
+        st[_FULL] = 1
         return _NONE
-    sv.last2 = sv.nrows = r + 1
+    st[_LAST2] = st[_NROWS] = r + 1
     rmap[e] = r + 1
     sv.opt_free[r] = e
     sv.opt_free[80 + r] = 0
@@ -440,9 +462,10 @@ def _node7(sv, j, back):
     x + k on the track, bit 8 + m for square m of its home) and each cell's own back
     mask written over its forward one (a row not there reads as sv.zero).
 
-    A row is a home state (and, when parts count, the parts used: key + 32 p); its 8
-    cells the pawn ahead: none (0) or o squares ahead of the level's next pawn on the
-    track; a cell a byte, bit t: t steps used. A pawn on the track steps k onto x + k
+    A row is a home state; its 8 cells the pawn ahead: none (0) or o squares ahead of
+    the level's next pawn on the track; a cell a byte, bit t: t steps used (when parts
+    count, seven_max_pawns 1 or 2: bit 0 none yet, bit t one part of t, bit 7 all 7
+    played; _up and _down step them). A pawn on the track steps k onto x + k
     whatever the pawn ahead was: all the cells of a row where that pawn is further than
     k lead to one cell, so a row's cells are OR'ed once (cum[k]) and each step is one
     shift and one OR. The special steps keep the pawn ahead (passed on to the next
@@ -453,24 +476,20 @@ def _node7(sv, j, back):
     bufs = sv.bufs
     rowext = sv.opt_free
     rmap = sv.memo
-    ko = sv.ko  # per step k: 0-7 the cell it lands in, 16-23 a special step's state,
-    kbuf = sv.kbuf  # then its row; 32-39 where that row starts in its buffer (kbuf)
-    khit = sv.khit  # a special step's hit bit
-    cum = sv.acc2
-    first2 = sv.first2
-    parts = sv.parts  # 32 * seven_max_pawns when parts count, else 0
+    ko = _KO
+    kbuf = _KBUF
+    khit = _KHIT
+    cum = _CUM
+    st = _ST
+    first2 = st[_FIRST2]
+    pm = st[_PM]  # seven_max_pawns when parts count (1, 2), else 0
     kind = nd[j]
     i = nd[16 + j]
     c = sv.pawn_c[i]
     gap = nd[112 + j]
     short = sv.opt_end[65 + j]
-    if gap <= 7:  # the cell step k lands in (0-7); where cell o's pawn ahead is
-        for k in range(8):  # passed on to (8-15; + 128: short of the next one's home)
-            o = gap + k if gap + k <= 7 else 0
-            ko[k] = o
-            ko[8 + k] = (o | 128 if o <= short else o) if k and o else 0
-    else:
-        ko[:16] = _ZERO16  # every step to the cell of none ahead
+    cl = _CELLS  # cl[g8 + k]: the cell step k lands in; cl[g8 + o], cell o's pawn
+    g8 = 8 * gap if gap < 8 else 64  # ahead passed on
     bits = _BIT
     zlo = 8  # the steps onto x + k that land short of the next one's home: state 0
     zhi = short - gap
@@ -488,6 +507,7 @@ def _node7(sv, j, back):
         elif dist:
             alt = dist  # onto its C16: into CH1 when free (T14)
     h = sv.pawn_s[i] - TRACK - 4 * c
+    r0 = _NONE  # the row of state 0, once looked up
     hk = 0
     for r in range(sv.opt_end[96 + j], sv.opt_end[97 + j]):
         cm = rowext[80 + r]  # the cells it holds
@@ -496,9 +516,6 @@ def _node7(sv, j, back):
         ext = rowext[r]
         buf = bufs[r // 11]
         p0 = r % 11 * 8
-        p = ext & 96  # the parts used (32 each)
-        ext &= 31
-        q = p + 32 if parts else 0  # after a step of 1 or more
         # the special steps s0..s1 - 1 (each to state ko[16 + k], hit khit[k]), from
         # the cells whose pawn ahead is further than thr
         s0 = s1 = thr = 0
@@ -542,12 +559,6 @@ def _node7(sv, j, back):
                 ko[16 + s1] = ext & ~(1 << h) | 1 << (h + s1)
                 khit[s1] = 256 << (h + s1)
                 s1 += 1
-        if q > parts:  # all parts used: no step but 0 (seven_max_pawns)
-            allowed &= 1
-            if s1 and not s0:
-                s1 = 1
-            else:
-                s1 = s0
         if track:
             # cum[k]: the cells whose pawn ahead is further than k (none: 8)
             run = buf[p0]
@@ -560,133 +571,105 @@ def _node7(sv, j, back):
                         run |= buf[p0 + k]
                 cum[0] = run
             top = 7 - bits[(run & -run) % 11]  # no step past what the fewest leave
-            if back:
-                pre = 0
-            else:
-                cma = 0
-            rk = _NONE  # the row of the steps being taken, and its key
-            key = _NONE
-            if zlo > zhi:  # none short of a home: step 0 to one row, the others to one
-                if allowed & 1:
-                    rk = _row(sv, norm + p, not back)
-                    if rk != _NONE:
-                        t = bufs[rk // 11]
-                        o = rk % 11 * 8 + ko[0]
-                        if back:
-                            pre = t[o]
-                            if run & pre:
-                                hk |= 1
-                        else:
-                            t[o] |= run
-                            rowext[80 + rk] |= 1 << ko[0]
-                    elif not back:
-                        return 0  # out of rows: _dp answers False
-                if back:
-                    cum[0] = pre
-                if top:
-                    rk = _row(sv, norm + q, not back)
-                    if rk == _NONE:
-                        if not back:
+            pre = 0
+            # the steps onto x + k lead to the row of state norm, but for those that
+            # land short of the next one's home (zlo..zhi): state 0 (row r0); a piece
+            # of steps at a time
+            rn = rmap[norm] - 1
+            if not (first2 <= rn < st[_LAST2] and rowext[rn] == norm):
+                rn = _row(sv, norm, not back)
+                if rn == _NONE and not back:
+                    return 0  # out of rows: _dp answers False
+            lo = 0
+            while lo <= top:
+                rk = rn
+                if zlo <= lo <= zhi:
+                    hi = zhi
+                    if r0 == _NONE:
+                        r0 = _row(sv, 0, not back)
+                        if r0 == _NONE and not back:
                             return 0
-                        t = sv.zero
-                        o = 0
-                    else:
-                        t = bufs[rk // 11]
-                        o = rk % 11 * 8
-                    if gap > 7:  # every step to its cell 0
-                        if back:
-                            v = t[o]
-                            for k in range(1, top + 1):
-                                if allowed >> k & 1:
-                                    g = cum[k] & (255 >> k)
-                                    a = v >> k
+                    rk = r0
+                else:
+                    hi = zlo - 1 if zlo > lo else 7
+                if hi > top:
+                    hi = top
+                if rk == _NONE:  # (backward: a row nothing reached)
+                    for k in range(lo, hi + 1):
+                        cum[k] = pre
+                    lo = hi + 1
+                    continue
+                t = bufs[rk // 11]
+                o = rk % 11 * 8
+                if pm:  # parts counted: each step as _up and _down have it
+                    for k in range(lo, hi + 1):
+                        if allowed >> k & 1:
+                            g = _up(cum[k], k, pm) if k else cum[0]
+                            if g:
+                                u = o + cl[g8 + k]
+                                if back:
+                                    a = t[u]
                                     if g & a:
                                         hk |= 1 << k
-                                    if g:
-                                        pre |= a
-                                cum[k] = pre
-                        else:
-                            v = 0
-                            for k in range(1, top + 1):
-                                if allowed >> k & 1:
-                                    v |= (cum[k] & (255 >> k)) << k
-                            if v:
-                                t[o] |= v
-                                rowext[80 + rk] |= 1
-                    elif back:
-                        for k in range(1, top + 1):
+                                    pre |= _down(a, k, pm) if k else a
+                                else:
+                                    t[u] |= g
+                                    rowext[80 + rk] |= 1 << cl[g8 + k]
+                        cum[k] = pre
+                elif gap > 7:  # every step to its cell 0
+                    if back:
+                        v = t[o]
+                        for k in range(lo, hi + 1):
                             if allowed >> k & 1:
                                 g = cum[k] & (255 >> k)
                                 if g:
-                                    a = t[o + ko[k]] >> k
+                                    a = v >> k
                                     if g & a:
                                         hk |= 1 << k
                                     pre |= a
                             cum[k] = pre
                     else:
-                        for k in range(1, top + 1):
+                        v = 0
+                        for k in range(lo, hi + 1):
                             if allowed >> k & 1:
-                                g = cum[k] & (255 >> k)
-                                if g:
-                                    t[o + ko[k]] |= g << k
-                                    cma |= 1 << ko[k]
-                        rowext[80 + rk] |= cma
-                    rk = _NONE
-                top0 = -1  # (done)
-            else:
-                top0 = top
-            for k in range(top0 + 1):
-                if allowed >> k & 1:
-                    g = cum[k] & (255 >> k)
-                    if g:
-                        e = (0 if zlo <= k <= zhi else norm) + (q if k else p)
-                        if e != key:  # the row: looked up (made) when it changes
-                            if rk != _NONE and not back:
-                                rowext[80 + rk] |= cma
-                                cma = 0
-                            key = e
-                            rk = rmap[e] - 1
-                            if first2 <= rk < sv.last2 and rowext[rk] == e:
-                                bn = bufs[rk // 11]
-                                pn = rk % 11 * 8
-                            elif back:
-                                rk = _NONE
-                                bn = sv.zero
-                                pn = 0
-                            else:
-                                rk = _row(sv, e, True)
-                                if rk == _NONE:
-                                    return 0  # out of rows: _dp answers False
-                                bn = bufs[rk // 11]
-                                pn = rk % 11 * 8
-                        if back:
-                            a = bn[pn + ko[k]] >> k
-                            if g & a:
-                                hk |= 1 << k
-                            pre |= a
-                        else:
-                            bn[pn + ko[k]] |= g << k
-                            cma |= 1 << ko[k]
-                if back:
-                    cum[k] = pre  # now: the back masks of steps 0..k
-            if back:
-                if s0 == s1:  # each cell's back mask: the steps it may take (k < d)
+                                v |= (cum[k] & (255 >> k)) << k
+                        if v:
+                            t[o] |= v
+                            rowext[80 + rk] |= 1
+                elif back:
+                    for k in range(lo, hi + 1):
+                        if allowed >> k & 1:
+                            g = cum[k] & (255 >> k)
+                            if g:
+                                a = t[o + cl[g8 + k]] >> k
+                                if g & a:
+                                    hk |= 1 << k
+                                pre |= a
+                        cum[k] = pre
+                else:
+                    cma = 0
+                    for k in range(lo, hi + 1):
+                        if allowed >> k & 1:
+                            g = cum[k] & (255 >> k)
+                            if g:
+                                u = cl[g8 + k]
+                                t[o + u] |= g << k
+                                cma |= 1 << u
+                    rowext[80 + rk] |= cma
+                lo = hi + 1
+            if s0 == s1:
+                if back:  # each cell's back mask: the steps it may take (k < d)
                     while cm:
                         lo = cm & -cm
                         cm ^= lo
                         o = bits[lo % 11]
                         buf[p0 + o] = cum[o - 1 if o and o <= top else top]
-                    continue
-            else:
-                if rk != _NONE:
-                    rowext[80 + rk] |= cma
-                if s0 == s1:
-                    continue
+                continue
         for k in range(s0, s1):  # each special step's row
             e = ko[16 + k]
-            e = (e & need if ext2 == _NONE else ext2) + (q if k else p)
+            e = e & need if ext2 == _NONE else ext2
             r2 = rmap[e] - 1
-            if not (first2 <= r2 < sv.last2 and rowext[r2] == e):
+            if not (first2 <= r2 < st[_LAST2] and rowext[r2] == e):
                 if back:
                     kbuf[k] = sv.zero  # no row: nothing reached it
                     ko[32 + k] = 0
@@ -717,28 +700,37 @@ def _node7(sv, j, back):
                     if back:
                         buf[p0 + o] = b
                     continue
-            o2 = ko[8 + o]
-            if o2 > 127:  # short of the next one's home: state 0
-                o2 &= 127
+            o2 = cl[g8 + o] if o else 0
+            if o2 and o2 <= short:  # short of the next one's home: state 0
                 for k in range(s0, s1):
-                    e = q if k else p
-                    r2 = rmap[e] - 1
-                    if not (first2 <= r2 < sv.last2 and rowext[r2] == e):
+                    r2 = _row(sv, 0, not back)
+                    if r2 == _NONE:
                         if back:
                             continue
-                        r2 = _row(sv, e, True)
-                        if r2 == _NONE:
-                            return 0
+                        return 0
                     tb = bufs[r2 // 11]
                     t = r2 % 11 * 8 + o2
+                    g = _up(f, k, pm) if pm and k else (f & 255 >> k) << k
                     if back:
-                        a = tb[t] >> k
-                        if f & a:
-                            b |= a
+                        a = tb[t]
+                        if g & a:
+                            b |= _down(a, k, pm) if pm and k else a >> k
                             hk |= khit[k]
-                    else:
-                        tb[t] |= (f & 255 >> k) << k
+                    elif g:
+                        tb[t] |= g
                         rowext[80 + r2] |= 1 << o2
+            elif pm:  # parts counted
+                for k in range(s0, s1):
+                    g = _up(f, k, pm) if k else f
+                    u = ko[32 + k] + o2
+                    if back:
+                        a = kbuf[k][u]
+                        if g & a:
+                            b |= _down(a, k, pm) if k else a
+                            hk |= khit[k]
+                    elif g:
+                        kbuf[k][u] |= g
+                        cma |= 1 << o2
             elif back:
                 a = t0[u0 + o2] >> s0
                 if f & a:
@@ -762,10 +754,29 @@ def _node7(sv, j, back):
     return hk
 
 
-def _steps(sv, j, key, o):
-    """The steps node j may take from cell o of the row `key` (its state + 32 p) in level
-    j, as _node7 plays them: (steps, row after, cell after, how: 0 a part from its
-    square, 1 slipped into CH1 first, then from there). The host's (plays): a list."""
+def _up(v, k, m):
+    """A cell's mask after a part of k steps (1-7) when at most m parts (1, 2) count:
+    none yet (bit 0) -> one part of k (bit k; with m 1 only k = 7 can be all), one part
+    of t -> all 7 played (bit 7) when t + k is 7 (m 2); all played takes no more."""
+    g = 1 << k if v & 1 and (m == 2 or k == 7) else 0
+    if m == 2 and k < 7 and v >> (7 - k) & 1:
+        g |= 128
+    return g
+
+
+def _down(a, k, m):
+    """The masks a cell had before a part of k steps (1-7) that leads to mask a (_up's
+    other way)."""
+    d = 1 if a >> k & 1 and (m == 2 or k == 7) else 0
+    if m == 2 and k < 7 and a & 128:
+        d |= 1 << (7 - k)
+    return d
+
+
+def _steps(sv, j, ext, o):
+    """The steps node j may take from cell o of the row of state ext in level j, as
+    _node7 plays them: (steps, state after, cell after, how: 0 a part from its square,
+    1 slipped into CH1 first, then from there). The host's (plays): a list."""
     nd = sv.opt_k
     kind = nd[j]
     i = nd[16 + j]
@@ -774,18 +785,13 @@ def _steps(sv, j, key, o):
     short = sv.opt_end[65 + j]
     need = nd[145 + j]
     ext2 = nd[129 + j]
-    p = key & 96
-    ext = key & 31
-    q = p + 32 if sv.parts else 0
     out = []
 
     def add(k, e, o2, how):
-        if k and q > sv.parts:
-            return  # all parts used (seven_max_pawns)
         e = e & need if ext2 == _NONE else ext2
         if o2 and o2 <= short:
             e = 0
-        out.append((k, e + (q if k else p), o2, how))
+        out.append((k, e, o2, how))
 
     ahead = o + gap if o and o + gap <= 7 else 0  # the pawn ahead, passed on
     if kind == _N_HOME:
@@ -838,7 +844,7 @@ def plays(sv, pos, seat, card, found):
     if not nn:
         return True  # no pawn that can move: no play
     first = sv.opt_end
-    rows = []  # per level: row key -> row
+    rows = []  # per level: state -> row
     for j in range(nn + 1):
         rows.append({sv.opt_free[r]: r for r in range(first[96 + j], first[97 + j])})
 
@@ -887,14 +893,26 @@ def plays(sv, pos, seat, card, found):
             seen[key] = (bytes(rank), old[1])
             found[old[1]] = pos._made(card, seat, "seven", parts, p)
 
-    def go(j, e, o, t):  # at level j, in row e, cell o, with t steps used
+    pm = _ST[_PM]
+
+    def go(j, e, o, u):  # at level j, in row e, cell o, with mask bit u (_node7)
         if j == nn:
             play()
             return
         for k, e2, o2, how in _steps(sv, j, e, o):
-            if t + k <= 7 and back(j + 1, e2, o2) >> (t + k) & 1:
+            u2 = u
+            if k and pm:  # parts counted: _up
+                g = _up(1 << u, k, pm)
+                if not g:
+                    continue
+                u2 = 7 if g & 128 else k
+            elif k:
+                u2 = u + k
+                if u2 > 7:
+                    continue
+            if back(j + 1, e2, o2) >> u2 & 1:
                 chosen[j] = (k, how)
-                go(j + 1, e2, o2, t + k)
+                go(j + 1, e2, o2, u2)
 
     for e in rows[0]:
         go(0, e, 0, 0)

@@ -1074,8 +1074,9 @@ class _Seven:
         self.part_k = bytearray(7)
         self.order = bytearray(7)  # the order being tried: part index per level,
         self.dest = bytearray(7)  # where that part's pawn ended
-        self.memo = bytearray(4 << 7)  # per `done`: two states seen (16 bits each, 0 = none)
-        self.no_memo = bytearray(4 << 7)
+        # per `done`: two states seen (16 bits each, 0 = none; 4 << 7 bytes, cleared from
+        # `zero` six slices at a time: no copy of zeros kept)
+        self.memo = bytearray(6 * CELLS)
         self.failed = False  # an order failed in this split: states are remembered
         self.part_i = bytearray(7)  # the pawn (index into pawn_*) that plays each part
         self.after_part = bytearray(7)  # a free part: the part that frees its CH1 first
@@ -1087,20 +1088,7 @@ class _Seven:
         self.sensitive = False  # this split's result may depend on the order (T14)
         self.seen = None  # type: set | None  # collect: the results already made a Move
         self.nn = 0  # _dp's nodes
-        self.acc2 = [0] * 8  # _dp: what each step may start from, then the back masks
-        self.ko = bytearray(40)  # _dp: per step its cell, state, row, where it starts
-        self.kbuf = [self.zero] * 8  # _dp: per special step its row's buffer,
-        self.khit = [0] * 8  # and its hit bit
-        self.nrows = self.first2 = self.last2 = 0  # _dp's rows: made, the level's,
-        self.full = False  # whether they ran out, and the parts they count (32 each)
-        self.parts = 0
-        self.hp = 0  # reach: a bit per pawn that ends somewhere
-        # reach: the position and seat whose ends `hit` holds (hok), kept for a pawn lifted
-        # after the card's hint; a search or another _dp forgets them
-        self.hok = False
-        self.hkey = bytearray(CELLS)
-        self.hwait = self.hseat = self.hplayers = 0
-        self.hflags = None  # type: dict | None
+        self.runs = 0  # searches and hints' _dp run: what `hit` holds is theirs
         # _dp's rows (8 cells of a byte each, 11 a buffer), one level after another: the
         # search's own buffers, free while no search runs
         self.bufs = self.moved + [lv.cells for lv in self.levels]
@@ -1141,7 +1129,7 @@ class _Seven:
         self.after = after
         self.collect = collect
         self.reaching = reaching
-        self.hok = False  # hit and the pawns are the search's now
+        self.runs += 1  # hit and the pawns are the search's now
         self.stop = collect is None and not reaching
         if collect is not None:
             self.seen = set()
@@ -1396,7 +1384,14 @@ class _Seven:
         self.sensitive = sensitive
         if not sensitive and not home & leaves:
             return self._greedy() and self.stop
-        self.memo[:] = self.no_memo
+        memo = self.memo
+        zero = self.zero
+        memo[:88] = zero
+        memo[88:176] = zero
+        memo[176:264] = zero
+        memo[264:352] = zero
+        memo[352:440] = zero
+        memo[440:528] = zero
         self.failed = False
         return self._orders(0, 0) and self.stop
 
