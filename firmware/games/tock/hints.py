@@ -87,6 +87,10 @@ def reach(sv, pos, card, out, s=-1):
         if card.rank != "7":
             _reach_one(sv, pos, seat, card, out, s)
             continue
+        if s >= 0:  # a lifted pawn: only a seat that plays its colour can move it
+            v = pos.cells[s] if s < CELLS else 0  # (after a joker, T18: one 7 worked out)
+            if not v or v - 1 not in pos.own_for_card(seat):
+                continue
         ends(sv, pos, seat, _NONE if s < 0 else s)
         hit = sv.hit
         for i in range(sv.npawns):
@@ -601,17 +605,27 @@ def _node7(sv, j, back):
                     continue
                 t = bufs[rk // 11]
                 o = rk % 11 * 8
-                if pm:  # parts counted: each step as _up and _down have it
+                if pm:  # parts counted: each step as _up and _down have it, inlined
                     for k in range(lo, hi + 1):
                         if allowed >> k & 1:
-                            g = _up(cum[k], k, pm) if k else cum[0]
+                            g = cum[k]
+                            if k:
+                                if pm == 2:
+                                    g = (g & 1) << k | (g >> (7 - k) & 1) << 7
+                                else:
+                                    g = (g & 1) << 7 if k == 7 else 0
                             if g:
                                 u = o + cl[g8 + k]
                                 if back:
                                     a = t[u]
                                     if g & a:
                                         hk |= 1 << k
-                                    pre |= _down(a, k, pm) if k else a
+                                    if k:
+                                        if pm == 2:
+                                            a = (a >> k & 1) | (a >> 7 & 1) << (7 - k)
+                                        else:
+                                            a = a >> 7 & 1
+                                    pre |= a
                                 else:
                                     t[u] |= g
                                     rowext[80 + rk] |= 1 << cl[g8 + k]
@@ -702,23 +716,23 @@ def _node7(sv, j, back):
                     continue
             o2 = cl[g8 + o] if o else 0
             if o2 and o2 <= short:  # short of the next one's home: state 0
-                for k in range(s0, s1):
-                    r2 = _row(sv, 0, not back)
-                    if r2 == _NONE:
-                        if back:
-                            continue
+                if r0 == _NONE:
+                    r0 = _row(sv, 0, not back)
+                    if r0 == _NONE and not back:
                         return 0
-                    tb = bufs[r2 // 11]
-                    t = r2 % 11 * 8 + o2
-                    g = _up(f, k, pm) if pm and k else (f & 255 >> k) << k
-                    if back:
-                        a = tb[t]
-                        if g & a:
-                            b |= _down(a, k, pm) if pm and k else a >> k
-                            hk |= khit[k]
-                    elif g:
-                        tb[t] |= g
-                        rowext[80 + r2] |= 1 << o2
+                if r0 != _NONE:
+                    tb = bufs[r0 // 11]
+                    t = r0 % 11 * 8 + o2
+                    for k in range(s0, s1):
+                        g = _up(f, k, pm) if pm and k else (f & 255 >> k) << k
+                        if back:
+                            a = tb[t]
+                            if g & a:
+                                b |= _down(a, k, pm) if pm and k else a >> k
+                                hk |= khit[k]
+                        elif g:
+                            tb[t] |= g
+                            rowext[80 + r0] |= 1 << o2
             elif pm:  # parts counted
                 for k in range(s0, s1):
                     g = _up(f, k, pm) if k else f
