@@ -225,21 +225,33 @@ def test_T8_T18_hints_are_the_ends_of_the_legal_moves_on_generated_positions():
 
 
 def test_T11_a_pawn_lifted_after_the_cards_hint_reads_the_ends_kept_on_generated_games():
-    """The 7's ends kept for a pawn lifted after the card's hint (hints._KEPT) are those
-    worked out afresh, along generated positions with other positions' hints and checks
-    played in between."""
+    """The 7's ends kept for a pawn lifted after the card's hint (games/tock/hints.py,
+    _KEPT) are those worked out afresh, along generated positions with other positions'
+    hints in between; right after the card's hint, a lifted pawn is a look-up (no 7
+    worked out: the search's run count unchanged), after a joker (T18) too when two seats
+    may play (the other seat's ends kept apart)."""
     card = Card("7H")
+    sv = rules._SEVEN
     prev = None
-    for pos in positions(7, 16):
-        pos.reach(card, OUT)
+    looked = anyseat = 0
+    for pos in positions(7, 40):
         for s in range(CELLS):
             if not pos.cells[s]:
                 continue
+            pos.reach(card, OUT)  # the card's hint
+            runs = sv.runs
             pos.reach(card, OUT, s)
             kept = bytes(OUT)
-            rules._SEVEN.runs += 1  # forgotten: worked out again
+            if pos.flags["seven_max_pawns"] in (1, 2, 7) and len(pos._seats_to_try()) <= 2:
+                assert sv.runs == runs, (pos.dumps(), s)  # a look-up
+                looked += 1
+                anyseat += pos.turn == rules.ANY
+            sv.runs += 1  # forgotten: worked out again
             pos.reach(card, OUT, s)
             assert bytes(OUT) == kept, (pos.dumps(), s)
             if prev is not None and s % 3 == 0:
                 prev.reach(card, OUT)  # another position's hint in between
+                pos.reach(card, OUT, s)
+                assert bytes(OUT) == kept, (pos.dumps(), s)
         prev = pos
+    assert looked > 100 and anyseat > 5, (looked, anyseat)

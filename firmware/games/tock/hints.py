@@ -64,9 +64,17 @@ _PM = const(4)
 _HP = const(5)
 # the ends `hit` holds, kept for the position and seat they were worked out on (a pawn
 # lifted after the card's hint is a look-up): its cells, and [flags, seat, waiting,
-# players, the search's run they belong to] (a search or another _dp runs: forgotten)
+# players, the search's run they belong to] (a search or another _dp runs: forgotten);
+# after a joker (T18) every seat's 7 is worked out: the other seat's ends on the same
+# position are kept apart ([5] its seat, [6] its run, [7] npawns, [8] the pawns that
+# end; its hit, pawns' colours and squares), swapped in when one of its pawns is lifted
 _KEY = bytearray(CELLS)
-_KEPT = [None, 0, 0, 0, -1]
+_KEPT = [None, 0, 0, 0, -1, 0, -1, 0, 0]  # type: list
+_HIT2 = bytearray(CELLS)
+_PC2 = bytearray(8)
+_PS2 = bytearray(8)
+_TMP = bytearray(CELLS)  # (a swap's)
+_TMP8 = bytearray(8)
 
 
 def reach(sv, pos, card, out, s=-1):
@@ -88,7 +96,7 @@ def reach(sv, pos, card, out, s=-1):
             _reach_one(sv, pos, seat, card, out, s)
             continue
         if s >= 0:  # a lifted pawn: only a seat that plays its colour can move it
-            v = pos.cells[s] if s < CELLS else 0  # (after a joker, T18: one 7 worked out)
+            v = pos.cells[s] if s < CELLS else 0  # (after a joker, T18: not every seat)
             if not v or v - 1 not in pos.own_for_card(seat):
                 continue
         ends(sv, pos, seat, _NONE if s < 0 else s)
@@ -186,16 +194,23 @@ def ends(sv, pos, seat, s):
     same position and seat (a pawn lifted after the card's hint): a search or another
     _dp forgets them (_KEPT: the search's run they belong to). Allocates nothing."""
     kept = _KEPT
-    if (
+    same = (
         kept[4] == sv.runs
         and kept[0] is pos.flags
-        and kept[1] == seat
         and kept[2] == pos.waiting
         and kept[3] == pos.players
         and _KEY == pos.cells
-    ):
-        return
+    )
+    if same:
+        if kept[1] == seat:
+            return
+        if kept[6] == sv.runs and kept[5] == seat:  # the other seat's, kept apart
+            _swap(sv)
+            return
+        _swap(sv)  # this seat's kept apart while the other's are worked out
     if _dp(sv, pos, seat):
+        if same:
+            kept[6] = sv.runs  # (the ones kept apart stay)
         _KEY[:] = pos.cells
         kept[0] = pos.flags
         kept[1] = seat
@@ -212,6 +227,25 @@ def ends(sv, pos, seat, s):
     for q in range(CELLS):
         hp |= sv.hit[q]
     _ST[_HP] = hp
+
+
+def _swap(sv):
+    """The ends in `hit` (with the seat, its pawns and those that end) and those kept
+    apart change places."""
+    kept = _KEPT
+    _TMP[:] = sv.hit
+    sv.hit[:] = _HIT2
+    _HIT2[:] = _TMP
+    _TMP8[:] = sv.pawn_c
+    sv.pawn_c[:] = _PC2
+    _PC2[:] = _TMP8
+    _TMP8[:] = sv.pawn_s
+    sv.pawn_s[:] = _PS2
+    _PS2[:] = _TMP8
+    kept[1], kept[5] = kept[5], kept[1]
+    sv.npawns, kept[7] = kept[7], sv.npawns
+    _ST[_HP], kept[8] = kept[8], _ST[_HP]
+    kept[6] = kept[4]
 
 
 def _dp(sv, pos, seat):
