@@ -6,7 +6,7 @@ and camp: the same ends as the independent generator (tests/bench/tock_reference
 T8-T18) and the same results from Position.legal_moves (test_tock_reach.compare). And the
 ends a 7 keeps for its position (a pawn lifted after the card's hint is a look-up): the
 same as worked out afresh along a generated game, with checks, other positions and other
-seats in between. tests/firmware/test_tock_hints_gen.py checks reach() against the rest of
+seats in between. tests/firmware/test_tock_hints_core.py checks reach() against the rest of
 the rules core under MicroPython."""
 
 import random
