@@ -103,16 +103,16 @@ pytest: $(STAMP) mp32
 # The firmware's own tests under the real `micropython` command, ESP32 heap, one process per
 # test module (each starts from a fresh heap, as a board does); a whole table (test_sim_*,
 # test_table_*: games, link, store, on this 64-bit port's heap) gets SIM_HEAP, as does
-# test_tock_sevens, test_tock_hints and test_tock_positions_given (they load
-# games/tock/hints.py beside the rules: its
-# bytecode sits on this port's heap, where objects are twice as wide; every split of a 7 listed
-# takes 50 KB on the chip). The chip's run below holds all of them to 111,936 B.
+# test_tock_sevens, test_tock_hints, test_tock_hints_core and test_tock_positions_given (they
+# load games/tock/hints.py beside the rules: its bytecode sits on this port's heap, where
+# objects are twice as wide; every split of a 7 listed takes 50 KB on the chip). The chip's
+# run below holds all of them to 111,936 B.
 # Then again on the chip's interpreter, firmware frozen, at the ESP32's heap: a whole table's
 # tests (test_sim_*, test_table_*) each in a process of its own, on a fresh heap, as a board
 # plays one table a power-up (a test that plays several tables shares its process's heap).
 mpytest: mpy mp32
 	@for t in $(FW_TESTS); do \
-		case $$t in test_sim_*|test_table_*|test_tock_sevens|test_tock_hints|test_tock_positions_given) heap=$(SIM_HEAP);; *) heap=$(HEAP);; esac; \
+		case $$t in test_sim_*|test_table_*|test_tock_sevens|test_tock_hints|test_tock_hints_core|test_tock_positions_given) heap=$(SIM_HEAP);; *) heap=$(HEAP);; esac; \
 		MICROPYPATH=build/mpy:build/mpytests $(BIN)/micropython -X heapsize=$$heap \
 			-m mpy_runner $$t || exit 1; \
 	done

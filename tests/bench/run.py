@@ -204,6 +204,14 @@ def main() -> None:
     say(checks)
     say("## the board's hints: the pawns a card moves, where a lifted pawn goes (issue 29)")
     say(run_mpy(interp, heap, path, "hints_mpy", str(OUT / "tock_hints.jsonl")))
+    if args.mp32:  # the same 7s counted, not timed (cachegrind): steady on a busy machine
+        say(
+            subprocess.run(
+                [sys.executable, str(BENCH / "hints_ir.py"), chip[0], str(OUT)],
+                capture_output=True,
+                text=True,
+            ).stdout.rstrip()
+        )
     say("## move latency (the simulated board's virtual clock, plus the estimates above)")
     say(latency(firmware, checks))
     # time and bytes allocated, not the heap's size: room for two tables and the records

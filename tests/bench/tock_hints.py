@@ -3,8 +3,8 @@ seeded search (CPython), for hints_mpy.py to time under MicroPython: random, cro
 dense positions (the side to play with all its pawns close together, every ruleset), then a
 hill climb from the costliest 7s (a pawn moved a square or two, one more out of camp, a
 waiting pawn), each step kept when it costs more. The cost is counted, not timed (this
-machine is shared): the states the 7's levels hold, a state of a pawn near a home counting
-8 (each of its steps is walked), and a search fallback counting a million. Writes one case a
+machine is shared): from the rows and cells the 7's levels hold (cost()), a search
+fallback counting a million. Writes one case a
 line: {"card", "position"}: the 16 costliest 7s, the 3 costliest of every other card (by
 the pawns and pairs they look at), and make bench's 8-pawn 7.
 
@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from tock_positions import crowded_position, random_position  # noqa: E402
+from tock_positions import crowded_position, dense_position, random_position  # noqa: E402
 from tock_speed_cases import EIGHT  # noqa: E402
 
 from plateau.fw.games.tock import hints, rules  # noqa: E402
@@ -37,40 +37,24 @@ RANKS = ["A", "2", "3", "4", "5", "6", "8", "9", "10", "J", "Q", "K", "X"]
 OUT = bytearray(REACH)
 
 
-def dense_position(rng: random.Random) -> Position:
-    """All pawns of a 2-player seat (or a team's) out and close together, with opponents
-    between them and, now and then, a home in the way."""
-    rules_name = rng.choice(["classic", "king-exit", "toc-fr"])
-    pos = Position(rng.choice([2, 4]), rules_name)
-    own = pos.own_for_card(0)
-    start = rng.randrange(TRACK)
-    for c in (0, 2) if pos.players == 2 else (0,):
-        for _ in range(4):
-            s = (start + rng.randint(0, 24)) % TRACK
-            if rng.random() < 0.15:
-                s = home_square(c, rng.randint(1, 4))
-            if not pos.cells[s]:
-                pos.cells[s] = c + 1
-    for c in pos.colours():
-        if c in own or (pos.players == 2 and c == 2):
-            continue
-        for _ in range(rng.randint(0, 4)):
-            s = (start + rng.randint(0, 30)) % TRACK
-            if not pos.cells[s] and pos.cells.count(bytes((c + 1,))) < 4:
-                pos.cells[s] = c + 1
-    return pos
-
-
 def cost(pos: Position) -> int:
-    """The 7's hints' work, counted (see above)."""
+    """The 7's hints' work, estimated from what _dp holds once it has run, in thousands
+    of instructions on the 32-bit build (fitted to cachegrind's counts of the costliest
+    cases): a fixed part, each node, each row of a pawn on the track (its steps onto x +
+    k), each row of a pawn in home or a waiting pawn, each cell (the special steps played
+    from it, the back masks written); a search fallback counts a million."""
     seven = rules._SEVEN
     seat = 0 if pos.turn == 4 else pos.seat_of(pos.turn)
     if not hints._dp(seven, pos, seat):
         return 1_000_000
     nd = seven.opt_k
-    work = 0
+    work = 450
     for j in range(seven.nn):
-        work += seven.opt_free[j] * (1 if nd[112 + j] else 8)
+        work += 42
+        for r in range(seven.opt_end[96 + j], seven.opt_end[97 + j]):
+            cells = bin(seven.opt_free[80 + r]).count("1")
+            if cells:
+                work += (100 if nd[j] == hints._N_TRACK else 48) + 10 * cells
     return work
 
 

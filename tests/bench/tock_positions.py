@@ -1,8 +1,10 @@
 """Seeded Tock positions for the tests and benchmarks of the rules core (CPython):
-random ones of every ruleset (pawns in a row, in homes, near their entry, waiting), and
+random ones of every ruleset (pawns in a row, in homes, near their entry, waiting),
 crowded ones (the side to play with many pawns close together, where a 7 has thousands of
-splits and the order of its parts matters). tests/host/test_tock_seven.py,
-tests/host/test_tock_reach.py and tests/bench/tock_speed.py draw from them."""
+splits and the order of its parts matters) and dense ones (all of a seat's pawns out and
+close together, a home in the way now and then: the costliest hints).
+tests/host/test_tock_seven.py, tests/host/test_tock_reach.py, tests/host/test_tock_hints_gen.py,
+tests/bench/tock_speed.py and tests/bench/tock_hints.py draw from them."""
 
 import random
 import sys
@@ -81,4 +83,28 @@ def crowded_position(rng: random.Random) -> Position:
     pos.turn = rng.choice([0, 2]) if rng.random() < 0.8 else rng.choice(pos.colours())
     if pos.flags["jokers"] and rng.random() < 0.2:
         pos.turn = 4  # after a joker: any seat (T18)
+    return pos
+
+
+def dense_position(rng: random.Random) -> Position:
+    """All pawns of a 2-player seat (or a team's) out and close together, with opponents
+    between them and, now and then, a home in the way."""
+    rules_name = rng.choice(["classic", "king-exit", "toc-fr"])
+    pos = Position(rng.choice([2, 4]), rules_name)
+    own = pos.own_for_card(0)
+    start = rng.randrange(TRACK)
+    for c in (0, 2) if pos.players == 2 else (0,):
+        for _ in range(4):
+            s = (start + rng.randint(0, 24)) % TRACK
+            if rng.random() < 0.15:
+                s = home_square(c, rng.randint(1, 4))
+            if not pos.cells[s]:
+                pos.cells[s] = c + 1
+    for c in pos.colours():
+        if c in own or (pos.players == 2 and c == 2):
+            continue
+        for _ in range(rng.randint(0, 4)):
+            s = (start + rng.randint(0, 30)) % TRACK
+            if not pos.cells[s] and pos.cells.count(bytes((c + 1,))) < 4:
+                pos.cells[s] = c + 1
     return pos

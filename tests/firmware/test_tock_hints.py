@@ -64,6 +64,51 @@ def test_T14_a_waiting_pawn_ends_in_CH1_when_its_CH1_moves_on():
     assert ends(q, "7H", "R16") == want
 
 
+def test_T11_house_rules_seven_max_pawns_one_and_two():
+    # one part: the whole 7 on one pawn (R1 would pass R3)
+    p = pos({"R": ["R1", "R3"]}, flags={"seven_max_pawns": 1})
+    assert movable(p, "7H") == ["R3"]
+    assert ends(p, "7H", "R3") == ["R10"]
+    # two parts: as many as this 7 needs (CH1's pawn on, the waiting pawn round)
+    q = pos({"R": ["R16", "RH1"]}, waiting=["R"], flags={"seven_max_pawns": 2})
+    assert ends(q, "7H", "R16") == ["G2", "G3", "G4", "G5"]
+    assert ends(q, "7H", "RH1") == ["RH2", "RH3", "RH4"]
+    r = pos({"R": ["R16", "RH1"]}, waiting=["R"], flags={"seven_max_pawns": 1})
+    assert movable(r, "7H") == ["R16"]
+    assert ends(r, "7H", "R16") == ["G5"]
+
+
+def test_T11_T14_a_pawn_lifted_after_the_cards_hint_reads_the_ends_kept():
+    """A 7's ends are kept for the position and seat they were worked out on: the pawn
+    lifted next reads them, the same as on the position built afresh; another position
+    or seat asked in between, or a check, leaves none stale."""
+    build = (
+        ({"R": ["R16", "RH1", "G5"], "B": ["B3"]}, ["R"], 4),
+        ({"R": ["R2", "R5", "R9", "G3"], "B": ["B2", "B5", "B9", "Y3"]}, [], 2),
+    )
+    for pawns, waiting, players in build:
+        p = pos(pawns, waiting=waiting, players=players)
+        other = pos({"R": ["R1", "R3"]})
+        movable(p, "7H")
+        for c in pawns:
+            for sq in pawns[c]:
+                assert ends(p, "7H", sq) == ends(
+                    pos(pawns, waiting=waiting, players=players), "7H", sq
+                )
+                movable(other, "7H")  # another position's hint
+                assert ends(p, "7H", sq) == ends(
+                    pos(pawns, waiting=waiting, players=players), "7H", sq
+                )
+        q = pos(pawns, waiting=waiting, players=players, turn="G")  # the other seat
+        assert movable(q, "7H") == movable(
+            pos(pawns, waiting=waiting, players=players, turn="G"), "7H"
+        )
+    p = pos({"R": ["R1", "R3"]})
+    movable(p, "7H")
+    p.check(Card("7H"), pos({"R": ["R3", "R8"]}))  # the search's buffers, used
+    assert ends(p, "7H", "R1") == ["R2", "R3", "R4", "R5"]
+
+
 def test_T8_an_exit_card_lights_the_camp_and_the_start_square():
     p = pos({"R": ["R5"], "G": ["R18"]})
     assert movable(p, "AS") == ["R5", "camp:R"]
@@ -107,3 +152,30 @@ def test_a_hint_allocates_nothing():
         p.reach(c, OUT, r5)
         if hasattr(gc, "mem_alloc"):  # MicroPython
             assert gc.mem_alloc() - a0 == 0, card
+    # a 7 near homes, with waiting pawns, parts counted (toc-fr, house rules): its ends
+    # worked out afresh (another position asked between) and kept, nothing allocated
+    c = Card("7H")
+    others = (
+        pos(
+            {"R": ["R12", "R16", "RH1", "RH2"], "B": ["R9", "R17", "G8", "Y14"]},
+            players=2,
+            waiting=["R"],
+        ),
+        pos(
+            {"R": ["R5", "R9", "R13", "RH1"], "B": ["R2", "R3", "R15", "BH3"]},
+            players=2,
+            rules="toc-fr",
+        ),
+        pos({"R": ["R16", "RH1", "G5"]}, waiting=["R"], flags={"seven_max_pawns": 2}),
+    )
+    for q in others:
+        q.reach(c, OUT)
+    for q in others:
+        sq = q.cells.find(b"\x01")
+        gc.collect()
+        a0 = gc.mem_alloc() if hasattr(gc, "mem_alloc") else 0
+        p.reach(c, OUT)
+        q.reach(c, OUT)
+        q.reach(c, OUT, sq)
+        if hasattr(gc, "mem_alloc"):
+            assert gc.mem_alloc() - a0 == 0, q.dumps()

@@ -17,8 +17,9 @@
 # track before its CH1 frees, then the rest once it may have slipped in). Since a pawn never
 # passes one of its side (T9), what a pawn still to come needs of those already taken is
 # small, a state: the nearest of them ahead on the track, and near a home that home's
-# squares and its waiting pawn (T14-T16). The steps and parts used are a bit mask of the
-# state (bit t + 8 p). A forward pass keeps, level by level, the states reached and their
+# squares and its waiting pawn (T14-T16). The steps used are a bit mask of the state (bit
+# t: t steps; when seven_max_pawns 1 or 2 counts the parts, bit t: one part of t, bit 7:
+# all played). A forward pass keeps, level by level, the states reached and their
 # masks; a backward pass which of them can still make 7; where a reached state's step meets
 # one that can finish, that step's end is marked for its pawn (sv.hit, a bit per pawn).
 from micropython import const
@@ -27,7 +28,6 @@ from games.cards import JOKER
 from games.tock.rules import (
     _PAWN,
     CELLS,
-    REACH,
     STEPS,
     TRACK,
     _own_side,
@@ -39,9 +39,42 @@ from games.tock.rules import (
 _NONE = const(255)  # no square, no pawn
 _N_TRACK = const(0)  # the nodes of _dp: a pawn on the track,
 _N_HOME = const(1)  # a pawn in its home,
-_N_WT = const(2)  # a waiting pawn's part on the track (before its CH1 frees),
-_N_WF = const(3)  # the same pawn once it may have slipped into CH1
-_FAIL = const(254)  # _walk: the step may not be played
+_N_W = const(2)  # a waiting pawn (after its home's pawns: they may free its CH1)
+_CELLS = (  # _CELLS[8 * gap + k]: gap + k, 0 past 7 (a level's cell, gap 8: none)
+    b"\x00\x01\x02\x03\x04\x05\x06\x07\x01\x02\x03\x04\x05\x06\x07\x00\x02\x03\x04\x05\x06\x07\x00\x00"
+    b"\x03\x04\x05\x06\x07\x00\x00\x00\x04\x05\x06\x07\x00\x00\x00\x00\x05\x06\x07\x00\x00\x00\x00\x00"
+    b"\x06\x07\x00\x00\x00\x00\x00\x00\x07\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"
+)
+_ZERO4 = b"\x00\x00\x00\x00"
+# the lowest bit set of an 8-bit v: _BIT[(v & -v) % 11] (the powers of 2 differ mod 11)
+_BIT = b"\x00\x00\x01\x00\x02\x04\x00\x07\x03\x06\x05"
+
+# The hints' own state, made when a hint is first asked (a table with hints off holds
+# none); _dp works in the search's buffers (rules._Seven) besides.
+_CUM = [0] * 8  # _node7: the cells a step may start from, then the back masks
+_KO = bytearray(40)  # _node7: a special step's state then row (16 + k), its start (32 + k)
+_KBUF = [bytearray(0)] * 8  # type: list[bytearray]  # _node7: a special step's row's buffer,
+_KHIT = [0] * 8  # and its hit bit
+_ST = bytearray(6)  # _dp's rows: made, the level's first and end (_row), out of rows;
+_NROWS = const(0)  # seven_max_pawns when parts count (_up, _down); the pawns that end
+_FIRST2 = const(1)  # somewhere (a bit each)
+_LAST2 = const(2)
+_FULL = const(3)
+_PM = const(4)
+_HP = const(5)
+# the ends `hit` holds, kept for the position and seat they were worked out on (a pawn
+# lifted after the card's hint is a look-up): its cells, and [flags, seat, waiting,
+# players, the search's run they belong to] (a search or another _dp runs: forgotten);
+# after a joker (T18) every seat's 7 is worked out: the other seat's ends on the same
+# position are kept apart ([5] its seat, [6] its run, [7] npawns, [8] the pawns that
+# end; its hit, pawns' colours and squares), swapped in when one of its pawns is lifted
+_KEY = bytearray(CELLS)
+_KEPT = [None, 0, 0, 0, -1, 0, -1, 0, 0]  # type: list
+_HIT2 = bytearray(CELLS)
+_PC2 = bytearray(8)
+_PS2 = bytearray(8)
+_TMP = bytearray(CELLS)  # (a swap's)
+_TMP8 = bytearray(8)
 
 
 def reach(sv, pos, card, out, s=-1):
@@ -57,33 +90,36 @@ def reach(sv, pos, card, out, s=-1):
     the mover's. All seats after a joker (T18). Returns how many cells are set."""
     pos._check_card(card)
     out[:CELLS] = sv.zero
-    for c in range(4):
-        out[CELLS + c] = 0
+    out[CELLS:] = _ZERO4
     for seat in pos._seats_to_try():
-        if card.rank == "7":
-            seven = sv
-            ends(seven, pos, seat, _NONE if s < 0 else s)
-            hit = seven.hit
-            if s < 0:  # the pawns that end anywhere
-                bits = 0
-                for q in range(CELLS):
-                    bits |= hit[q]
-                for i in range(seven.npawns):
-                    if bits >> i & 1:
-                        out[seven.pawn_s[i]] = 1
-            for i in range(seven.npawns if s >= 0 else 0):
-                if seven.pawn_s[i] == s:
-                    bit = 1 << i
-                    for q in range(CELLS):
-                        if hit[q] & bit:
-                            out[q] = 1
-        else:
+        if card.rank != "7":
             _reach_one(sv, pos, seat, card, out, s)
-    n = 0
-    for q in range(REACH):
-        if out[q]:
-            n += 1
-    return n
+            continue
+        if s >= 0:  # a lifted pawn: only a seat that plays its colour can move it
+            v = pos.cells[s] if s < CELLS else 0  # (after a joker, T18: not every seat)
+            if not v or v - 1 not in pos.own_for_card(seat):
+                continue
+        ends(sv, pos, seat, _NONE if s < 0 else s)
+        hit = sv.hit
+        for i in range(sv.npawns):
+            q = sv.pawn_s[i]
+            if s < 0:  # the pawns that end anywhere
+                if _ST[_HP] >> i & 1:
+                    out[q] = 1
+                continue
+            if q != s:
+                continue
+            bit = 1 << i
+            if q < TRACK:  # a part of 7 ends within 7 squares, or in its home
+                for k in range(1, 8):
+                    e = q + k if q + k < TRACK else q + k - TRACK
+                    if hit[e] & bit:
+                        out[e] = 1
+            e = TRACK + 4 * sv.pawn_c[i]
+            for e in range(e, e + 4):
+                if hit[e] & bit:
+                    out[e] = 1
+    return out.count(b"\x01")
 
 
 def _reach_one(sv, pos, seat, card, out, s):
@@ -151,29 +187,84 @@ def _reach_one(sv, pos, seat, card, out, s):
 def ends(sv, pos, seat, s):
     """Mark in `hit` (bit i on a square: pawn_s[i] can end there) the ends of the
     seat's pawns in every legal 7 (T11), of every pawn or of the one on s (_NONE: every
-    pawn). A split is played only while it can still show an end not yet marked, and
-    only until one order of it plays out unless the order can change where a pawn
-    ends (a part ending on its C16, T14). Allocates nothing."""
+    pawn); _ST[_HP]: a bit per pawn with an end. By _dp, else by the search (a split is
+    played only while it can still show an end not yet marked, and only until one order
+    of it plays out unless the order can change where a pawn ends: a part ending on its
+    C16, T14). The ends of every pawn that _dp found stay for the next question on the
+    same position and seat (a pawn lifted after the card's hint): a search or another
+    _dp forgets them (_KEPT: the search's run they belong to). Allocates nothing."""
+    kept = _KEPT
+    same = (
+        kept[4] == sv.runs
+        and kept[0] is pos.flags
+        and kept[2] == pos.waiting
+        and kept[3] == pos.players
+        and _KEY == pos.cells
+    )
+    if same:
+        if kept[1] == seat:
+            return
+        if kept[6] == sv.runs and kept[5] == seat:  # the other seat's, kept apart
+            _swap(sv)
+            return
+        _swap(sv)  # this seat's kept apart while the other's are worked out
     if _dp(sv, pos, seat):
+        if same:
+            kept[6] = sv.runs  # (the ones kept apart stay)
+        _KEY[:] = pos.cells
+        kept[0] = pos.flags
+        kept[1] = seat
+        kept[2] = pos.waiting
+        kept[3] = pos.players
+        kept[4] = sv.runs
         return
     sv.target = s
     sv.search(pos, seat, None, None, None, True)
     sv.target = _NONE
     if not sv.npawns:
         sv.hit[:] = sv.zero  # no pawn to move: nothing searched, nothing marked
+    hp = 0
+    for q in range(CELLS):
+        hp |= sv.hit[q]
+    _ST[_HP] = hp
+
+
+def _swap(sv):
+    """The ends in `hit` (with the seat, its pawns and those that end) and those kept
+    apart change places."""
+    kept = _KEPT
+    _TMP[:] = sv.hit
+    sv.hit[:] = _HIT2
+    _HIT2[:] = _TMP
+    _TMP8[:] = sv.pawn_c
+    sv.pawn_c[:] = _PC2
+    _PC2[:] = _TMP8
+    _TMP8[:] = sv.pawn_s
+    sv.pawn_s[:] = _PS2
+    _PS2[:] = _TMP8
+    kept[1], kept[5] = kept[5], kept[1]
+    sv.npawns, kept[7] = kept[7], sv.npawns
+    _ST[_HP], kept[8] = kept[8], _ST[_HP]
+    kept[6] = kept[4]
 
 
 def _dp(sv, pos, seat):
     """ends() without listing splits: the own pawns taken one at a time, front pawns
-    first (as _greedy plays them: T9, no pawn passes one of its side), each with 0..7
-    steps. What a pawn still to come needs of those already taken is small: the
-    nearest of them ahead on the track (it may not pass it), and near a home the
-    home's squares and its waiting pawn (T14-T16); the steps and parts used so far are
-    a bit mask (bit t + 8 p). A forward pass keeps, level by level, those states and
-    their masks; a backward pass, which of them can still make 7; a pawn's step is
-    legal in some split when both meet. Returns False (the search then answers) for
-    the flags it has no room for (seven_max_pawns 3 to 6) or a level of more states
-    than its buffers hold; allocates nothing (its levels are the search's buffers)."""
+    first (as _greedy plays them: T9, no pawn passes one of its side), as nodes (a
+    pawn on the track; one in its home; a waiting pawn after its home's pawns: on the
+    track, or into CH1 if they freed it, T14), each with 0..7 steps. What a node still
+    to come needs of those already taken is small: the nearest of them ahead on the
+    track (it may not pass it: a cell of the level), and near a home that home's
+    squares and its waiting pawn (T14-T16: a row); the steps used so far are a bit
+    mask in each cell (parts counted: _up, _down). A forward pass fills, level by level, the
+    cells reached and their masks; a backward pass, what each can still make 7 with; a
+    pawn's step is legal in some split where both meet (_node). Returns False (the
+    search then answers) for the flags it has no room for (seven_max_pawns 3 to 6) or
+    more rows than its buffers hold; allocates nothing (its rows are the search's
+    buffers)."""
+    sv.runs += 1  # (what `hit` held is forgotten)
+    st = _ST
+    st[_HP] = 0
     m = pos.flags["seven_max_pawns"]
     if 2 < m < 7:
         return False
@@ -181,7 +272,7 @@ def _dp(sv, pos, seat):
     sv.pos = pos
     sv.own = own
     sv.team = team = pos.team_colours(seat)
-    sv.exact16 = pos.flags["home_entry"] == "exact16"
+    sv.exact16 = exact16 = pos.flags["home_entry"] == "exact16"
     cells = pos.cells
     block = sv.taken  # partner pawns (1: not to pass) and occupied 18s (2: not to land)
     block[:] = sv.zero
@@ -194,442 +285,650 @@ def _dp(sv, pos, seat):
     for q in range(17, TRACK, 18):
         if cells[q] and cells[q] - 1 not in team:
             block[q] = 2
-    nd = sv.opt_k  # the nodes: kind, pawn, position, active colour, sort key
-    n = 0
-    nn = 0
+    nd = sv.opt_k  # the nodes: kind, pawn, square, active home, ... (see below)
+    n = nn = 0
     for c in own:
+        e = c * 18 + 15
         q = cells.find(_PAWN[c])
         while q >= 0:
             sv.pawn_c[n] = c
             sv.pawn_s[n] = q
-            e = c * 18 + 15  # the node's square, and its order there (sub): in home,
-            kind = _N_TRACK  # deeper first, after the waiting pawn's track part and
-            x = q  # before the rest of it (a second node)
-            sub = 2
-            if q >= TRACK:
+            kind = _N_TRACK  # the node, its square, and its order among those on one
+            x = q  # square (sub): in home deeper first (a pawn with none but pawns
+            sub = 2  # ahead never moves, T16: no node), then the waiting pawn, then
+            if q >= TRACK:  # a pawn on the track
                 kind = _N_HOME
                 x = e
                 sub = 8 + q - TRACK - 4 * c
+                h = q + 1
+                while h < TRACK + 4 * c + 4 and cells[h]:
+                    h += 1
+                if h == TRACK + 4 * c + 4:
+                    kind = _NONE
             elif q == e and pos.waiting >> c & 1:
-                kind = _N_WT
-                x = e
-                sub = 15
-            while True:
+                kind = _N_W
+                sub = 4
+            if kind != _NONE:
                 nd[nn] = kind
                 nd[16 + nn] = n
                 nd[32 + nn] = x
                 nd[64 + nn] = sub
                 nn += 1
-                if kind != _N_WT:
-                    break
-                kind = _N_WF
-                sub = 4
             n += 1
             q = cells.find(_PAWN[c], q + 1)
     sv.npawns = n
     sv.hit[:] = sv.zero
-    if not n:
-        sv.nn = 0
-        sv.opt_free[0] = 0  # no state: no play
-        return True
-    # front first: positions measured from the pawn behind the widest gap (at least 9
-    # squares: 8 pawns at most on 72), so that no path reaches a pawn taken later
-    back = 0
+    sv.nn = nn
+    if not nn:
+        return True  # no pawn that can move: no play
+    # front first: the nodes in square order (then sub), cut behind the pawn with the
+    # widest gap behind it (at least 9 squares: 8 pawns at most on 72), so that no path
+    # reaches a pawn taken later
+    perm = _KO
+    for j in range(nn):  # insertion sort of the nodes by (square, sub)
+        key = nd[32 + j] << 4 | nd[64 + j]
+        h = j
+        while h and nd[32 + perm[h - 1]] << 4 | nd[64 + perm[h - 1]] > key:
+            perm[h] = perm[h - 1]
+            h -= 1
+        perm[h] = j
     wide = -1
+    start = 0
+    b = nd[32 + perm[nn - 1]]
+    for h in range(nn):
+        x = nd[32 + perm[h]]
+        d = (x - b) % TRACK
+        if d > wide:
+            wide = d
+            start = h
+        b = x
+    for h in range(nn):  # front first: down from the one before the cut
+        j = perm[(start - 1 - h) % nn]
+        nd[80 + h] = nd[j]
+        nd[96 + h] = nd[16 + j]
+        nd[112 + h] = nd[32 + j]
     for j in range(nn):
-        gap = TRACK
-        for h in range(nn):
-            d = (nd[32 + j] - nd[32 + h]) % TRACK
-            if d and d < gap:
-                gap = d
-        if gap > wide:
-            wide = gap
-            back = nd[32 + j]
-    for j in range(nn):
-        key = (nd[32 + j] - back) % TRACK * 16 + nd[64 + j]
-        nd[80 + j] = key >> 8
-        nd[96 + j] = key & 255
-    for j in range(nn):  # selection sort, the front first
-        b = j
-        for h in range(j + 1, nn):
-            if nd[80 + h] << 8 | nd[96 + h] > nd[80 + b] << 8 | nd[96 + b]:
-                b = h
-        for f in range(0, 112, 16):
-            nd[f + j], nd[f + b] = nd[f + b], nd[f + j]
-    for j in range(nn):  # the home whose state it needs: the one it is near
-        nd[48 + j] = _NONE
-        x = nd[32 + j]
+        nd[j] = nd[80 + j]
+        nd[16 + j] = nd[96 + j]
+        x = nd[32 + j] = nd[112 + j]
+        a = _NONE  # the home whose state it needs (48 + j): the one it is near
         for c in own:
             if (c * 18 + 15 - x) % TRACK <= 7:
-                nd[48 + j] = c
+                a = c
+        nd[48 + j] = a
     nd[48 + nn] = _NONE
-    # what the nodes from j on need of the state (_dp's normalization): the pawn
-    # ahead only within reach of the next pawn on the track (80 + j: its square),
-    # of the home (144 + j) its squares and its waiting pawn as they read them
+    # what the nodes from j on need of the state: the pawn ahead only within reach of
+    # the next pawn on the track (80 + j: its square, the level's cells counted from
+    # it), of the home (144 + j) its squares and its waiting pawn as they read them; a
+    # pawn on the track near a home (opt_end[64 + j]) how far its C16 is (a pawn ahead
+    # short of it: no one after can reach that home)
     x = _NONE
     need = 0
-    for j in range(nn, -1, -1):
-        if j < nn:
-            if nd[j] == _N_TRACK or nd[j] == _N_WT:
-                x = nd[32 + j]
-            if nd[48 + j] != nd[49 + j]:
-                need = 0
-            if nd[j] == _N_HOME or nd[j] == _N_WF:
-                need = 63
-            elif nd[j] == _N_TRACK:
-                need |= 48  # its waiting pawn in the way
-                if sv.pawn_c[nd[16 + j]] == nd[48 + j]:  # its own home
-                    need |= 1 if sv.exact16 else 15
+    nd[128 + nn] = 0  # all played: no home
+    nd[80 + nn] = _NONE
+    nd[144 + nn] = 0
+    sv.opt_end[64 + nn] = 0
+    for j in range(nn - 1, -1, -1):
+        kind = nd[j]
+        a = nd[48 + j]
+        if a != nd[49 + j]:
+            need = 0
+        short = 0
+        if kind == _N_HOME:
+            need = 15
+        else:
+            x = nd[32 + j]
+            if kind == _N_W:
+                need = 15
+            else:
+                if sv.pawn_c[nd[16 + j]] == a:  # its own home
+                    need |= 1 if exact16 else 15
+                if a != _NONE and (a * 18 + 15 - x) % TRACK <= 7:
+                    short = (a * 18 + 15 - x) % TRACK
         nd[80 + j] = x
         nd[144 + j] = need
-    for j in range(nn + 1):  # a level a waiting pawn's last node reads: where it did not
-        sv.opt_end[32 + j] = 255  # slip in, its home as the nodes after it need it
-        sv.opt_end[64 + j] = 0  # a level a pawn on the track reads: how far its
-        if j < nn and nd[j] == _N_WF:  # home's C16 is (a pawn ahead short of it: no
-            sv.opt_end[32 + j] = nd[145 + j]  # one after can reach that home)
-        elif j < nn and nd[j] == _N_TRACK and nd[48 + j] != _NONE:
-            sv.opt_end[64 + j] = (nd[48 + j] * 18 + 15 - nd[32 + j]) % TRACK
-    for j in range(1, nn + 1):  # the home a level starts from when its node needs
+        sv.opt_end[64 + j] = short
+    for j in range(nn):  # how much further ahead the next level's cells are (112 + j)
+        x = nd[80 + j]
+        x2 = nd[81 + j]
+        nd[112 + j] = 8 if x == _NONE or x2 == _NONE else (x - x2) % TRACK
+    for j in range(1, nn):  # the home a level starts from when its node needs
         nd[128 + j] = _NONE  # another than the node before: as it stands at first
-        if j == nn:
-            nd[128 + j] = 0
-        elif nd[48 + j] != nd[47 + j]:
+        if nd[48 + j] != nd[47 + j]:
             nd[128 + j] = _home(sv, nd[48 + j]) & nd[144 + j]
-    for j in range(nn):  # a pawn on the track: the steps its path allows (64 + j),
-        nd[112 + j] = 0  # those of one far from any home (112 + j: none near)
-        nd[96 + j] = 8  # and how far its active home's C16 is, within 7
-        if nd[j] == _N_TRACK or nd[j] == _N_WT:
+    for j in range(nn):  # a pawn on the track: the steps its path allows (64 + j)
+        nd[96 + j] = 8  # and how far its active home's C16 is, within 7 (96 + j)
+        if nd[j] != _N_HOME:
             x = nd[32 + j]
-            a = 1
-            for k in range(1, 8):
-                q = (x + k) % TRACK
-                if block[q] == 1:
-                    break
-                if not block[q]:
-                    a |= 1 << k
+            lim = 8  # a partner's pawn ahead may not be passed (T6, T9)
+            q = block.find(_PAWN[0], x + 1, x + 8)
+            if q >= 0:
+                lim = q - x
+            elif x + 8 > TRACK:
+                q = block.find(_PAWN[0], 0, x + 8 - TRACK)
+                if q >= 0:
+                    lim = q + TRACK - x
+            a = (1 << lim) - 1
+            q = 17 - x % 18  # nor an occupied 18 landed on (T9)
+            if not q:
+                q = 18
+            if q < lim and block[x + q if x + q < TRACK else x + q - TRACK] == 2:
+                a &= ~(1 << q)
             nd[64 + j] = a
-            if nd[48 + j] == _NONE:
-                nd[112 + j] = a if nd[j] == _N_TRACK else 0
-            else:
+            if nd[48 + j] != _NONE and (nd[48 + j] * 18 + 15 - x) % TRACK <= 7:
                 nd[96 + j] = (nd[48 + j] * 18 + 15 - x) % TRACK
-    pt = m < 7  # parts counted (bit t + 8 p), else steps alone (bit t)
-    sv.es = es = 5 if pt else 3  # a state: nearest pawn ahead, home, mask
-    rep = 0x10101 if m == 2 else 0x101 if m == 1 else 1
-    sv.nn = nn
-    count = sv.opt_free
-    count[0] = 0
-    sv.per = 88 // es  # states a buffer holds: the levels follow one another in them
-    sv.opt_end[0] = sv.opt_end[1] = 0
-    sv.fill_c = sv.fill_o = 0
-    _put(sv, 0, _NONE, _home(sv, nd[48]) & nd[144], 1)
-    # forward: the states each level can be in, with the (steps, parts) that get there;
-    # backward: which of them can still make 7 (memo, two levels at a time); where
-    # a step of a state that is reached leads to one that can finish, that step's end
-    memo = sv.memo
-    hit = sv.hit
-    for back in (False, True):
-        if back:
-            if count[nn] > 85:
+    st[_PM] = m if m < 7 else 0  # parts counted (seven_max_pawns 1 or 2): _up, _down
+    for buf in sv.bufs:
+        buf[:] = sv.zero
+    st[_NROWS] = st[_FIRST2] = st[_LAST2] = st[_FULL] = 0
+    first = sv.opt_end
+    first[96] = 0
+    r = _row(sv, _home(sv, nd[48]) & nd[144], True)
+    sv.bufs[r // 11][r % 11 * 8] = 1  # no pawn ahead, no step yet
+    sv.opt_free[80 + r] = 1
+    # forward: the cells each level can be in, with the steps that get there
+    for j in range(nn):
+        first[97 + j] = st[_FIRST2] = st[_NROWS]
+        if j == nn - 1:  # all played: its one cell (no pawn ahead, no home) finishes
+            r = _row(sv, 0, True)  # with 7 steps, whatever they were made of
+            if r == _NONE:
                 return False
-            o = (nn & 1) * 256
-            for e in range(count[nn]):  # all played: 7 steps, any parts
-                memo[o] = 128
-                memo[o + 1] = 128 if pt else 0
-                memo[o + 2] = 128 if m == 2 else 0
-                o += 3
-        per = sv.per
-        lim = per * es
-        for jj in range(nn):
-            j = nn - 1 - jj if back else jj
-            if not back:
-                count[j + 1] = 0
-                at = (sv.opt_end[2 * j] << 8 | sv.opt_end[2 * j + 1]) + count[j]
-                sv.opt_end[2 * j + 2] = at >> 8  # the next level's first state
-                sv.opt_end[2 * j + 3] = at & 255
-                if count[j] > 85:
-                    return False  # more back masks than memo holds
-            at = sv.opt_end[2 * j] << 8 | sv.opt_end[2 * j + 1]
-            c = at // per
-            o = (at - c * per) * es - es
-            buf = sv.bufs[c]
-            at = sv.opt_end[2 * j + 2] << 8 | sv.opt_end[2 * j + 3]
-            c2 = at // per
-            o2 = (at - c2 * per) * es
-            nxt0 = sv.bufs[c2]
-            sv.fill_c = c2  # where _put finds the level it fills
-            sv.fill_o = o2
-            kind = nd[j]
-            plain = nd[112 + j]
-            x = nd[32 + j]
-            x2 = nd[81 + j]  # what the nodes after need of the state
-            ext2 = nd[129 + j]
-            need = nd[145 + j]
-            wf = sv.opt_end[33 + j]
-            short = sv.opt_end[65 + j]
-            top0 = 3 if kind == _N_HOME or kind == _N_WF else 7
-            bit = 1 << nd[16 + j]
-            # the step near a home done here rather than by _walk: a waiting pawn's
-            # track part, or a pawn on the track under exact16 (its C16 `home` away)
-            own_home = sv.pawn_c[nd[16 + j]] == nd[48 + j]
-            fast = kind == _N_WT or kind == _N_TRACK and (sv.exact16 or not own_home)
-            home = nd[96 + j] if kind == _N_TRACK and own_home and sv.exact16 else 8
-            mine = (j & 1) * 256
-            theirs = 256 - mine
-            if plain:  # far from a home: each step k leads all states to one state
-                e2 = 0 if ext2 == _NONE else ext2  # (no home: 0)
-                acc = sv.acc
-                for k in range(8):
-                    acc[k] = 0
-                    if back and plain >> k & 1:  # that state's back mask
-                        obs2 = x + k if x + k < TRACK else x + k - TRACK
-                        if x2 == _NONE or (obs2 - x2) % TRACK > 7:
-                            obs2 = _NONE
-                        e3 = 0 if obs2 != _NONE and (obs2 - x2) % TRACK <= short else e2
-                        p = o2
-                        nb = c2
-                        nxt = nxt0
-                        q = theirs
-                        for _ in range(count[j + 1]):
-                            if p == lim:
-                                nb += 1
-                                nxt = sv.bufs[nb]
-                                p = 0
-                            if nxt[p] == obs2 and nxt[p + 1] == e3:
-                                acc[k] = memo[q] | memo[q + 1] << 8 | memo[q + 2] << 16
-                                break
-                            p += es
-                            q += 3
-                for e in range(count[j]):
-                    o += es
-                    if o == lim:
-                        c += 1
-                        buf = sv.bufs[c]
-                        o = 0
-                    obs = buf[o]
-                    f = buf[o + 2] | buf[o + 3] << 8 | buf[o + 4] << 16 if pt else buf[o + 2]
-                    d = (obs - x) % TRACK if obs != _NONE else 8
-                    allowed = plain & ((1 << d) - 1)  # T9: short of the pawn ahead
-                    b = 0
-                    for k in range(8):
-                        if not allowed >> k & 1:
-                            continue
-                        if not k:
-                            g = f
-                        elif pt:
-                            g = (f & (255 >> k) * rep) << (k + 8) & 255 * rep
-                        else:
-                            g = f << k & 255
-                        if not back:
-                            acc[k] |= g
-                            continue
-                        a = acc[k]
-                        if g & a:
-                            if not k:
-                                b |= a
-                                continue
-                            hit[x + k if x + k < TRACK else x + k - TRACK] |= bit
-                            if pt:
-                                b |= a >> (k + 8) & (255 >> k) * rep
-                            else:
-                                b |= a >> k
-                    if back:
-                        memo[mine + 3 * e] = b & 255
-                        memo[mine + 3 * e + 1] = b >> 8 & 255
-                        memo[mine + 3 * e + 2] = b >> 16
-                if not back:
-                    for k in range(8):
-                        if acc[k]:
-                            obs2 = x + k if x + k < TRACK else x + k - TRACK
-                            if x2 == _NONE or (obs2 - x2) % TRACK > 7:
-                                obs2 = _NONE
-                            e3 = 0 if obs2 != _NONE and (obs2 - x2) % TRACK <= short else e2
-                            if not _put(sv, j + 1, obs2, e3, acc[k]):
-                                return False
-                continue
-            for e in range(count[j]):
-                o += es
-                if o == lim:
-                    c += 1
-                    buf = sv.bufs[c]
-                    o = 0
-                obs = buf[o]
-                ext = buf[o + 1]
-                f = buf[o + 2] | buf[o + 3] << 8 | buf[o + 4] << 16 if pt else buf[o + 2]
-                b = 0
-                top = top0
-                if kind == _N_WF and ext >> 4 != 2:
-                    top = 0  # it did not slip in: it stays
-                elif kind == _N_HOME:  # no further than the next pawn in home (T16)
-                    h = sv.pawn_s[nd[16 + j]] - TRACK - 4 * sv.pawn_c[nd[16 + j]]
-                    top = 0
-                    while h + top < 3 and not ext >> (h + top + 1) & 1:
-                        top += 1
-                if fast:  # on the track near a home, exact16: the walk done here
-                    d = (obs - x) % TRACK if obs != _NONE else 8
-                    allowed = nd[64 + j] & ((1 << d) - 1)  # short of the pawn ahead
-                    if kind == _N_TRACK and ext >> 4 == 1:  # its waiting pawn in the way
-                        allowed &= (1 << nd[96 + j]) - 1
-                for k in range(top + 1):
-                    if fast and not allowed >> k & 1:
-                        continue
-                    if not k:
-                        g = f
-                    elif pt:
-                        g = (f & (255 >> k) * rep) << (k + 8) & 255 * rep
-                    else:
-                        g = f << k & 255
-                    if not g:
-                        continue
-                    if not fast:
-                        end = _walk(sv, j, obs, ext, k)
-                        if end == _FAIL:
-                            continue
-                        obs2 = sv.w_obs
-                        e2 = sv.w_ext
-                    elif not k:  # it stays: in the way of those behind (the
-                        end = _NONE  # waiting pawn: as its home's state says)
-                        obs2 = x if kind == _N_TRACK else obs
-                        e2 = ext
-                    elif k == home and not ext & 1:  # on its C16, into CH1 (T14)
-                        end = TRACK + 4 * nd[48 + j]
-                        obs2 = obs
-                        e2 = ext | 1
-                    else:  # on the track (on its C16 with CH1 taken: it waits)
-                        end = obs2 = x + k if x + k < TRACK else x + k - TRACK
-                        e2 = ext if kind == _N_TRACK else ext & 15
-                    # the state as the next level keeps it: a pawn ahead out of the
-                    # next node's reach is none, a home it does not need the one it
-                    # needs (as it stands at the start); all played, the mask alone
-                    if obs2 != _NONE and (x2 == _NONE or (obs2 - x2) % TRACK > 7):
-                        obs2 = _NONE
-                    e2 = e2 & need if ext2 == _NONE else ext2
-                    if e2 >> 4 != 2:
-                        e2 &= wf
-                    if obs2 != _NONE and (obs2 - x2) % TRACK <= short:
-                        e2 = 0
-                    if not back:
-                        if not _put(sv, j + 1, obs2, e2, g):
-                            return False
-                        continue
-                    q = theirs
-                    p = o2
-                    nb = c2
-                    nxt = nxt0
-                    for _ in range(count[j + 1]):  # (a range of constant step: no object)
-                        if p == lim:
-                            nb += 1
-                            nxt = sv.bufs[nb]
-                            p = 0
-                        if nxt[p] == obs2 and nxt[p + 1] == e2:
-                            after = memo[q] | memo[q + 1] << 8 | memo[q + 2] << 16
-                            if g & after:
-                                if end != _NONE:
-                                    hit[end] |= bit
-                                if not k:
-                                    b |= after
-                                elif pt:
-                                    b |= after >> (k + 8) & (255 >> k) * rep
-                                else:
-                                    b |= after >> k
-                            break
-                        p += es
-                        q += 3
-                if back:
-                    memo[mine + 3 * e] = b & 255
-                    memo[mine + 3 * e + 1] = b >> 8 & 255
-                    memo[mine + 3 * e + 2] = b >> 16
+            sv.opt_free[80 + r] = 1
+            sv.bufs[r // 11][r % 11 * 8] = 128
+            break
+        _node7(sv, j, False)
+        if st[_FULL]:
+            return False
+    first[97 + nn] = st[_NROWS]
+    # backward: what each cell can still make 7 with; where a step of a cell reached
+    # leads to one that can finish, that step's end is marked for its pawn
+    rmap = sv.memo
+    hit = sv.hit
+    for j in range(nn - 1, -1, -1):
+        st[_FIRST2] = first[97 + j]
+        st[_LAST2] = first[98 + j]
+        for r in range(first[97 + j], first[98 + j]):
+            rmap[sv.opt_free[r]] = r + 1
+        hk = _node7(sv, j, True)
+        if not hk >> 1:
+            continue
+        i = nd[16 + j]
+        bit = 1 << i
+        st[_HP] |= bit
+        h = TRACK + 4 * sv.pawn_c[i]  # bits 8-11: its home's squares
+        for k in range(4):
+            if hk >> (8 + k) & 1:
+                hit[h + k] |= bit
+        x = nd[32 + j]  # bits 1-7: x + k on the track
+        hk &= 254
+        while hk & 255:
+            lo = hk & -hk
+            hk ^= lo
+            k = x + _BIT[lo % 11]
+            hit[k if k < TRACK else k - TRACK] |= bit
     return True
+
+
+def _row(sv, e, make):
+    """The row of home state e in the level being filled (forward) or read (backward),
+    or _NONE; made when `make` (its cells are clear: _dp clears them all first).
+    sv.memo[e] holds the row last made or read for e; opt_free[r] is row r's state,
+    opt_free[80 + r] a bit per cell it holds (_node7)."""
+    rmap = sv.memo
+    st = _ST
+    r = rmap[e] - 1
+    if st[_FIRST2] <= r < st[_LAST2] and sv.opt_free[r] == e:
+        return r
+    if not make:
+        return _NONE
+    r = st[_LAST2]
+    if r >= 80:  # (opt_free: the rows' states, then their cells)
+        st[_FULL] = 1
+        return _NONE
+    st[_LAST2] = st[_NROWS] = r + 1
+    rmap[e] = r + 1
+    sv.opt_free[r] = e
+    sv.opt_free[80 + r] = 0
+    return r
+
+
+def _node7(sv, j, back):
+    """Node j's steps from every cell of level j. Forward: each cell's mask shifted by
+    each step it may take, OR'ed into the cell that step leads to (level j + 1, rows made
+    as met). Backward: level j + 1 holding what each of its cells can still make 7 with,
+    the steps that lead from a cell reached to one that can finish (returned: bit k for
+    x + k on the track, bit 8 + m for square m of its home) and each cell's own back
+    mask written over its forward one (a row not there reads as sv.zero).
+
+    A row is a home state; its 8 cells the pawn ahead: none (0) or o squares ahead of
+    the level's next pawn on the track; a cell a byte, bit t: t steps used (when parts
+    count, seven_max_pawns 1 or 2: bit 0 none yet, bit t one part of t, bit 7 all 7
+    played; _up and _down step them). A pawn on the track steps k onto x + k
+    whatever the pawn ahead was: all the cells of a row where that pawn is further than
+    k lead to one cell, so a row's cells are OR'ed once (cum[k]) and each step is one
+    shift and one OR. The special steps keep the pawn ahead (passed on to the next
+    level's cells, gap further): a pawn into its home (T14, T15), the home's pawns
+    (T16), the waiting pawn staying or slipping into CH1; they are played cell by
+    cell."""
+    nd = sv.opt_k
+    bufs = sv.bufs
+    rowext = sv.opt_free
+    rmap = sv.memo
+    ko = _KO
+    kbuf = _KBUF
+    khit = _KHIT
+    cum = _CUM
+    st = _ST
+    first2 = st[_FIRST2]
+    pm = st[_PM]  # seven_max_pawns when parts count (1, 2), else 0
+    kind = nd[j]
+    i = nd[16 + j]
+    c = sv.pawn_c[i]
+    gap = nd[112 + j]
+    short = sv.opt_end[65 + j]
+    cl = _CELLS  # cl[g8 + k]: the cell step k lands in; cl[g8 + o], cell o's pawn
+    g8 = 8 * gap if gap < 8 else 64  # ahead passed on
+    bits = _BIT
+    zlo = 8  # the steps onto x + k that land short of the next one's home: state 0
+    zhi = short - gap
+    if short:
+        zlo = 1 - gap if gap < 1 else 0
+    need = nd[145 + j]
+    ext2 = nd[129 + j]
+    track = kind != _N_HOME
+    path = nd[64 + j]
+    dist = nd[96 + j]
+    alt = n = 8
+    if kind == _N_TRACK and nd[48 + j] == c:
+        if not sv.exact16:
+            n = dist  # steps past its C16 go into its home (T15)
+        elif dist:
+            alt = dist  # onto its C16: into CH1 when free (T14)
+    h = sv.pawn_s[i] - TRACK - 4 * c
+    r0 = _NONE  # the row of state 0, once looked up
+    hk = 0
+    for r in range(sv.opt_end[96 + j], sv.opt_end[97 + j]):
+        cm = rowext[80 + r]  # the cells it holds
+        if not cm:
+            continue
+        ext = rowext[r]
+        buf = bufs[r // 11]
+        p0 = r % 11 * 8
+        # the special steps s0..s1 - 1 (each to state ko[16 + k], hit khit[k]), from
+        # the cells whose pawn ahead is further than thr
+        s0 = s1 = thr = 0
+        if track:
+            allowed = path
+            norm = ext
+            if kind == _N_W:  # CH1 taken: it waits on (the pawn ahead of those
+                if not ext & 1:  # behind), or steps on the track; CH1 freed by its
+                    allowed &= 254  # home's pawns: it slips in, and on, or it took
+                    ko[16] = ext | 1  # its step on the track before that
+                    khit[0] = 256
+                    s1 = 1
+                    while s1 < 4 and not ext >> s1 & 1:
+                        ko[16 + s1] = ext | 1 << s1
+                        khit[s1] = 256 << s1
+                        s1 += 1
+            else:
+                if alt < 8:
+                    if not ext & 1 and allowed >> alt & 1:
+                        s0 = thr = alt
+                        s1 = alt + 1
+                        ko[16 + alt] = ext | 1
+                        khit[alt] = 256  # into CH1
+                        allowed &= ~(1 << alt)
+                elif n < 8:
+                    if not n or allowed >> n & 1:
+                        s0 = s1 = n + 1
+                        thr = n
+                        while s1 < 8 and s1 - n < 5 and not ext >> (s1 - n - 1) & 1:
+                            ko[16 + s1] = ext | 1 << (s1 - n - 1)
+                            khit[s1] = 128 << (s1 - n)
+                            s1 += 1
+                    allowed &= (2 << n) - 1
+            norm = norm & need if ext2 == _NONE else ext2
+        else:  # in home: it stays, or steps up to the next pawn (T16)
+            allowed = 0
+            ko[16] = ext
+            khit[0] = 0
+            s1 = 1
+            while h + s1 < 4 and not ext >> (h + s1) & 1:
+                ko[16 + s1] = ext & ~(1 << h) | 1 << (h + s1)
+                khit[s1] = 256 << (h + s1)
+                s1 += 1
+        if track:
+            # cum[k]: the cells whose pawn ahead is further than k (none: 8)
+            run = buf[p0]
+            if cm == 1:
+                cum[0] = cum[1] = cum[2] = cum[3] = cum[4] = cum[5] = cum[6] = cum[7] = run
+            else:
+                for k in range(7, 0, -1):
+                    cum[k] = run
+                    if cm >> k & 1:
+                        run |= buf[p0 + k]
+                cum[0] = run
+            top = 7 - bits[(run & -run) % 11]  # no step past what the fewest leave
+            pre = 0
+            # the steps onto x + k lead to the row of state norm, but for those that
+            # land short of the next one's home (zlo..zhi): state 0 (row r0); a piece
+            # of steps at a time
+            rn = rmap[norm] - 1
+            if not (first2 <= rn < st[_LAST2] and rowext[rn] == norm):
+                rn = _row(sv, norm, not back)
+                if rn == _NONE and not back:
+                    return 0  # out of rows: _dp answers False
+            lo = 0
+            while lo <= top:
+                rk = rn
+                if zlo <= lo <= zhi:
+                    hi = zhi
+                    if r0 == _NONE:
+                        r0 = _row(sv, 0, not back)
+                        if r0 == _NONE and not back:
+                            return 0
+                    rk = r0
+                else:
+                    hi = zlo - 1 if zlo > lo else 7
+                if hi > top:
+                    hi = top
+                if rk == _NONE:  # (backward: a row nothing reached)
+                    for k in range(lo, hi + 1):
+                        cum[k] = pre
+                    lo = hi + 1
+                    continue
+                t = bufs[rk // 11]
+                o = rk % 11 * 8
+                if pm:  # parts counted: each step as _up and _down have it, inlined
+                    for k in range(lo, hi + 1):
+                        if allowed >> k & 1:
+                            g = cum[k]
+                            if k:
+                                if pm == 2:
+                                    g = (g & 1) << k | (g >> (7 - k) & 1) << 7
+                                else:
+                                    g = (g & 1) << 7 if k == 7 else 0
+                            if g:
+                                u = o + cl[g8 + k]
+                                if back:
+                                    a = t[u]
+                                    if g & a:
+                                        hk |= 1 << k
+                                    if k:
+                                        if pm == 2:
+                                            a = (a >> k & 1) | (a >> 7 & 1) << (7 - k)
+                                        else:
+                                            a = a >> 7 & 1
+                                    pre |= a
+                                else:
+                                    t[u] |= g
+                                    rowext[80 + rk] |= 1 << cl[g8 + k]
+                        cum[k] = pre
+                elif gap > 7:  # every step to its cell 0
+                    if back:
+                        v = t[o]
+                        for k in range(lo, hi + 1):
+                            if allowed >> k & 1:
+                                g = cum[k] & (255 >> k)
+                                if g:
+                                    a = v >> k
+                                    if g & a:
+                                        hk |= 1 << k
+                                    pre |= a
+                            cum[k] = pre
+                    else:
+                        v = 0
+                        for k in range(lo, hi + 1):
+                            if allowed >> k & 1:
+                                v |= (cum[k] & (255 >> k)) << k
+                        if v:
+                            t[o] |= v
+                            rowext[80 + rk] |= 1
+                elif back:
+                    for k in range(lo, hi + 1):
+                        if allowed >> k & 1:
+                            g = cum[k] & (255 >> k)
+                            if g:
+                                a = t[o + cl[g8 + k]] >> k
+                                if g & a:
+                                    hk |= 1 << k
+                                pre |= a
+                        cum[k] = pre
+                else:
+                    cma = 0
+                    for k in range(lo, hi + 1):
+                        if allowed >> k & 1:
+                            g = cum[k] & (255 >> k)
+                            if g:
+                                u = cl[g8 + k]
+                                t[o + u] |= g << k
+                                cma |= 1 << u
+                    rowext[80 + rk] |= cma
+                lo = hi + 1
+            if s0 == s1:
+                if back:  # each cell's back mask: the steps it may take (k < d)
+                    while cm:
+                        lo = cm & -cm
+                        cm ^= lo
+                        o = bits[lo % 11]
+                        buf[p0 + o] = cum[o - 1 if o and o <= top else top]
+                continue
+        for k in range(s0, s1):  # each special step's row
+            e = ko[16 + k]
+            e = e & need if ext2 == _NONE else ext2
+            r2 = rmap[e] - 1
+            if not (first2 <= r2 < st[_LAST2] and rowext[r2] == e):
+                if back:
+                    kbuf[k] = sv.zero  # no row: nothing reached it
+                    ko[32 + k] = 0
+                    ko[16 + k] = _NONE
+                    continue
+                r2 = _row(sv, e, True)
+                if r2 == _NONE:
+                    return 0
+            ko[16 + k] = r2
+            kbuf[k] = bufs[r2 // 11]
+            ko[32 + k] = r2 % 11 * 8
+        # cell by cell: the special steps, and backward each cell's back mask (forward:
+        # the cells they reach marked once a row; a cell marked that got no bit is one
+        # that nothing reached). The first special step's row held apart (t0, u0).
+        t0 = kbuf[s0]
+        u0 = ko[32 + s0]
+        cma = 0
+        while cm:
+            lo = cm & -cm
+            cm ^= lo
+            o = bits[lo % 11]
+            f = buf[p0 + o]
+            b = 0
+            if track:
+                if back:
+                    b = cum[o - 1 if o and o <= top else top]
+                if o and o <= thr:
+                    if back:
+                        buf[p0 + o] = b
+                    continue
+            o2 = cl[g8 + o] if o else 0
+            if o2 and o2 <= short:  # short of the next one's home: state 0
+                if r0 == _NONE:
+                    r0 = _row(sv, 0, not back)
+                    if r0 == _NONE and not back:
+                        return 0
+                if r0 != _NONE:
+                    tb = bufs[r0 // 11]
+                    t = r0 % 11 * 8 + o2
+                    for k in range(s0, s1):
+                        g = _up(f, k, pm) if pm and k else (f & 255 >> k) << k
+                        if back:
+                            a = tb[t]
+                            if g & a:
+                                b |= _down(a, k, pm) if pm and k else a >> k
+                                hk |= khit[k]
+                        elif g:
+                            tb[t] |= g
+                            rowext[80 + r0] |= 1 << o2
+            elif pm:  # parts counted
+                for k in range(s0, s1):
+                    g = _up(f, k, pm) if k else f
+                    u = ko[32 + k] + o2
+                    if back:
+                        a = kbuf[k][u]
+                        if g & a:
+                            b |= _down(a, k, pm) if k else a
+                            hk |= khit[k]
+                    elif g:
+                        kbuf[k][u] |= g
+                        cma |= 1 << o2
+            elif back:
+                a = t0[u0 + o2] >> s0
+                if f & a:
+                    b |= a
+                    hk |= khit[s0]
+                for k in range(s0 + 1, s1):
+                    a = kbuf[k][ko[32 + k] + o2] >> k
+                    if f & a:
+                        b |= a
+                        hk |= khit[k]
+            else:
+                t0[u0 + o2] |= (f & 255 >> s0) << s0
+                for k in range(s0 + 1, s1):
+                    kbuf[k][ko[32 + k] + o2] |= (f & 255 >> k) << k
+                cma |= 1 << o2
+            if back:
+                buf[p0 + o] = b
+        if cma:
+            for k in range(s0, s1):
+                rowext[80 + ko[16 + k]] |= cma
+    return hk
+
+
+def _up(v, k, m):
+    """A cell's mask after a part of k steps (1-7) when at most m parts (1, 2) count:
+    none yet (bit 0) -> one part of k (bit k; with m 1 only k = 7 can be all), one part
+    of t -> all 7 played (bit 7) when t + k is 7 (m 2); all played takes no more."""
+    g = 1 << k if v & 1 and (m == 2 or k == 7) else 0
+    if m == 2 and k < 7 and v >> (7 - k) & 1:
+        g |= 128
+    return g
+
+
+def _down(a, k, m):
+    """The masks a cell had before a part of k steps (1-7) that leads to mask a (_up's
+    other way)."""
+    d = 1 if a >> k & 1 and (m == 2 or k == 7) else 0
+    if m == 2 and k < 7 and a & 128:
+        d |= 1 << (7 - k)
+    return d
+
+
+def _steps(sv, j, ext, o):
+    """The steps node j may take from cell o of the row of state ext in level j, as
+    _node7 plays them: (steps, state after, cell after, how: 0 a part from its square,
+    1 slipped into CH1 first, then from there). The host's (plays): a list."""
+    nd = sv.opt_k
+    kind = nd[j]
+    i = nd[16 + j]
+    c = sv.pawn_c[i]
+    gap = nd[112 + j]
+    short = sv.opt_end[65 + j]
+    need = nd[145 + j]
+    ext2 = nd[129 + j]
+    out = []
+
+    def add(k, e, o2, how):
+        e = e & need if ext2 == _NONE else ext2
+        if o2 and o2 <= short:
+            e = 0
+        out.append((k, e, o2, how))
+
+    ahead = o + gap if o and o + gap <= 7 else 0  # the pawn ahead, passed on
+    if kind == _N_HOME:
+        h = sv.pawn_s[i] - TRACK - 4 * c
+        add(0, ext, ahead, 0)
+        k = 1
+        while h + k < 4 and not ext >> (h + k) & 1:
+            add(k, ext & ~(1 << h) | 1 << (h + k), ahead, 0)
+            k += 1
+        return out
+    d = o if o else 8
+    allowed = nd[64 + j] & ((1 << d) - 1)
+    dist = nd[96 + j]
+    if kind == _N_W and not ext & 1:  # CH1 freed: it slips in (and on), or it
+        add(0, ext | 1, ahead, 1)  # took its step on the track before
+        k = 1
+        while k < 4 and not ext >> k & 1:
+            add(k, ext | 1 << k, ahead, 1)
+            k += 1
+        allowed &= 254
+    own = kind == _N_TRACK and nd[48 + j] == c
+    if own and not sv.exact16:  # past its C16 into its home (T15)
+        if not dist or allowed >> dist & 1:
+            k = dist + 1
+            while k < 8 and k - dist < 5 and not ext >> (k - dist - 1) & 1:
+                add(k, ext | 1 << (k - dist - 1), ahead, 0)
+                k += 1
+        allowed &= (2 << dist) - 1
+    for k in range(8):
+        if allowed >> k & 1:
+            if own and sv.exact16 and k == dist and k and not ext & 1:
+                add(k, ext | 1, ahead, 0)  # onto its C16, into CH1 (T14)
+            else:
+                add(k, ext, gap + k if gap + k <= 7 else 0, 0)
+    return out
 
 
 def plays(sv, pos, seat, card, found):
     """A Move of each result of the 7 (the host's enumeration, Position.legal_moves),
-    appended to found; False when _dp has no answer. _dp's levels hold every legal
-    way to play it, front pawns first: each path back from 7 steps (through states the
-    forward pass reached, so none is a dead end) is one, played in that order. The
-    links between levels are kept compact (bytes, grouped by the state they lead to):
-    under MicroPython this runs in the heap the old search's enumeration took. Its
-    helpers are local: a board that never lists moves holds no object for them."""
+    appended to found; False when _dp has no answer. After _dp each cell holds what it
+    can still make 7 with: each path from the first level through the steps _node7
+    plays, to cells that can still finish with the steps used, is one legal way to play
+    it (none is a dead end), played front first but for a waiting pawn's part on the
+    track, played before its home's pawns free its CH1. Its helpers are local: a board
+    that never lists moves holds no object for them."""
     if not _dp(sv, pos, seat):
         return False
     nd = sv.opt_k
     nn = sv.nn
-    es = sv.es
-    per = sv.per
+    if not nn:
+        return True  # no pawn that can move: no play
     first = sv.opt_end
-
-    def state(level, e):  # (obs, ext, mask) of a level's e-th state
-        at = (first[2 * level] << 8 | first[2 * level + 1]) + e
-        c = at // per
-        o = (at - c * per) * es
-        buf = sv.bufs[c]
-        f = buf[o + 2] | buf[o + 3] << 8 | buf[o + 4] << 16 if es == 5 else buf[o + 2]
-        return buf[o], buf[o + 1], f
-
-    masks = []  # per level, each state's mask (small ints: nothing allocated each)
-    into = []  # per level: (state before, steps) of the links, grouped by state to
-    starts = []  # and where each state's links start in it
+    rows = []  # per level: state -> row
     for j in range(nn + 1):
-        masks.append([state(j, e)[2] for e in range(sv.opt_free[j])])
-    for j in range(nn):
-        x2 = nd[81 + j]
-        top = 3 if nd[j] == _N_HOME or nd[j] == _N_WF else 7
-        to = {}
-        for e in range(sv.opt_free[j + 1]):
-            to[state(j + 1, e)[:2]] = e
-        links = bytearray()
-        for e0 in range(sv.opt_free[j]):
-            obs, ext, _ = state(j, e0)
-            for k in range(top + 1):
-                if _walk(sv, j, obs, ext, k) == _FAIL:
-                    continue
-                obs2 = sv.w_obs
-                if obs2 != _NONE and (x2 == _NONE or (obs2 - x2) % TRACK > 7):
-                    obs2 = _NONE
-                e2 = sv.w_ext & nd[145 + j] if nd[129 + j] == _NONE else nd[129 + j]
-                if e2 >> 4 != 2:
-                    e2 &= sv.opt_end[33 + j]
-                if obs2 != _NONE and (obs2 - x2) % TRACK <= sv.opt_end[65 + j]:
-                    e2 = 0
-                to_e = to.get((obs2, e2))
-                if to_e is not None:
-                    links.append(to_e)
-                    links.append(e0)
-                    links.append(k)
-        n = sv.opt_free[j + 1]
-        at = [0] * (n + 1)
-        for t in range(0, len(links), 3):
-            at[links[t] + 1] += 1
-        for e in range(n):
-            at[e + 1] += at[e]
-        grouped = bytearray(2 * at[n])
-        fill = list(at)
-        for t in range(0, len(links), 3):
-            e = links[t]
-            grouped[2 * fill[e]] = links[t + 1]
-            grouped[2 * fill[e] + 1] = links[t + 2]
-            fill[e] += 1
-        into.append(grouped)
-        starts.append(at)
-    ks = bytearray(16)
+        rows.append({sv.opt_free[r]: r for r in range(first[96 + j], first[97 + j])})
+
+    def back(j, e, o):  # what the cell can still make 7 with
+        r = rows[j].get(e)
+        return 0 if r is None else sv.bufs[r // 11][r % 11 * 8 + o]
+
+    chosen = [(0, 0)] * nn  # per node: (steps, how)
     seen = {}  # type: dict[bytes, tuple]  # result -> (its split's rank, its index)
     team = sv.team
-    pt = es == 5
     npawns = sv.npawns
 
-    def play():  # a path's steps played on a copy, front first (the waiting pawn's
-        p = pos.copy()  # part on the track before its CH1 frees, its free part once
-        parts = []  # it slipped in)
+    def play():  # a path's parts played on a copy
+        p = pos.copy()
+        parts = []
         rank = bytearray(npawns)  # the split as the check's search orders splits:
-        for j in range(nn):  # pawn by pawn, staying, then slipping into CH1 and
-            k = ks[j]  # on (a free part), then steps ascending
+        order = []  # pawn by pawn, staying, then slipping into CH1 and on (a free
+        for j in range(nn):  # part), then steps ascending
+            if not j or nd[32 + j] != nd[31 + j]:  # a square's first node: a waiting
+                for h in range(j, nn):  # pawn's part on the track goes first
+                    if nd[32 + h] != nd[32 + j]:
+                        break
+                    if nd[h] == _N_W and chosen[h][0] and not chosen[h][1]:
+                        order.append(h)
+            if not (nd[j] == _N_W and chosen[j][0] and not chosen[j][1]):
+                order.append(j)
+        for j in order:
+            k, how = chosen[j]
             i = nd[16 + j]
             c = sv.pawn_c[i]
-            if nd[j] == _N_WF and (k or not p.waiting >> c & 1 and not rank[i]):
+            if how:
                 rank[i] = 1 + k  # it slipped in (its colour waits no more): free
             elif k:
                 rank[i] = 10 + k
             if k:
-                s = TRACK + 4 * c if nd[j] == _N_WF else sv.pawn_s[i]
+                s = TRACK + 4 * c if how else sv.pawn_s[i]
                 code = p._forward(c, s, k, team)
                 assert not code, "a path of _dp that does not play"
                 parts.append((c, s, p.last_to))
@@ -642,139 +941,37 @@ def plays(sv, pos, seat, card, found):
             seen[key] = (bytes(rank), old[1])
             found[old[1]] = pos._made(card, seat, "seven", parts, p)
 
-    def back(level, e, b):  # the paths that end in state e having used (steps, parts) b
-        if not level:
+    pm = _ST[_PM]
+
+    def go(j, e, o, u):  # at level j, in row e, cell o, with mask bit u (_node7)
+        if j == nn:
             play()
             return
-        grouped = into[level - 1]
-        at = starts[level - 1]
-        before = masks[level - 1]
-        for t in range(at[e], at[e + 1]):
-            e0 = grouped[2 * t]
-            k = grouped[2 * t + 1]
-            b0 = b - k - (8 if k and pt else 0)
-            if b0 >= 0 and b0 % 8 <= b % 8 and before[e0] >> b0 & 1:
-                ks[level - 1] = k
-                back(level - 1, e0, b0)
+        for k, e2, o2, how in _steps(sv, j, e, o):
+            u2 = u
+            if k and pm:  # parts counted: _up
+                g = _up(1 << u, k, pm)
+                if not g:
+                    continue
+                u2 = 7 if g & 128 else k
+            elif k:
+                u2 = u + k
+                if u2 > 7:
+                    continue
+            if back(j + 1, e2, o2) >> u2 & 1:
+                chosen[j] = (k, how)
+                go(j + 1, e2, o2, u2)
 
-    for e in range(sv.opt_free[nn]):
-        f = masks[nn][e]
-        for b in range(7, 64, 8):
-            if f >> b & 1:
-                back(nn, e, b)
+    for e in rows[0]:
+        go(0, e, 0, 0)
     return True
 
 
 def _home(sv, c):
-    """The state of colour c's home at the start: its squares (bits 0-3), its waiting
-    pawn (bits 4-5: 1 on C16, 2 slipped into CH1); 0 for no colour."""
+    """The state of colour c's home at the start: its squares (bits 0-3; its waiting
+    pawn is a node of its own, the pawn ahead once it stays); 0 for no colour."""
     if c == _NONE:
         return 0
     cells = sv.pos.cells
     h = TRACK + 4 * c
-    w = (cells[h] and 1) | (cells[h + 1] and 2) | (cells[h + 2] and 4) | (cells[h + 3] and 8)
-    return w | (16 if sv.pos.waiting >> c & 1 else 0)
-
-
-def _put(sv, level, obs, ext, f):
-    """Adds a state to the level being filled (the last), its mask or'ed in when it is
-    there already; False when the buffers are full."""
-    es = sv.es
-    lim = sv.per * es
-    n = sv.opt_free[level]
-    c = sv.fill_c
-    if c == 16:
-        return False
-    o = sv.fill_o
-    buf = sv.bufs[c]
-    for _ in range(n):
-        if o == lim:
-            c += 1
-            buf = sv.bufs[c]
-            o = 0
-        if buf[o] == obs and buf[o + 1] == ext:
-            buf[o + 2] |= f & 255
-            if es == 5:
-                buf[o + 3] |= f >> 8 & 255
-                buf[o + 4] |= f >> 16
-            return True
-        o += es
-    if o == lim:
-        c += 1
-        if c == 16:
-            return False
-        buf = sv.bufs[c]
-        o = 0
-    buf[o] = obs
-    buf[o + 1] = ext
-    buf[o + 2] = f & 255
-    if es == 5:
-        buf[o + 3] = f >> 8 & 255
-        buf[o + 4] = f >> 16
-    sv.opt_free[level] = n + 1
-    return True
-
-
-def _walk(sv, j, obs, ext, k):
-    """Node j's pawn plays k steps, the own pawns taken before it standing where the
-    state (obs, ext) says: where it ends (_NONE: it does not move; _FAIL: it may not),
-    and the state after in w_obs, w_ext."""
-    nd = sv.opt_k
-    kind = nd[j]
-    i = nd[16 + j]
-    c = sv.pawn_c[i]
-    sv.w_obs = obs
-    sv.w_ext = ext
-    if kind == _N_HOME:  # T16: forward in home, never past CH4 nor a pawn
-        if not k:
-            return _NONE
-        h = sv.pawn_s[i] - TRACK - 4 * c
-        if h + k > 3 or ext >> (h + 1) & ((1 << k) - 1):
-            return _FAIL
-        ext = ext & ~(1 << h) | 1 << (h + k)
-        if not h and ext >> 4 == 1:  # the waiting pawn slips into CH1 (T14)
-            ext = ext & 15 | 33
-        sv.w_ext = ext
-        return TRACK + 4 * c + h + k
-    if kind == _N_WF:  # the waiting pawn, slipped into CH1: on in home, or stays
-        if ext >> 4 != 2:
-            return _NONE if not k else _FAIL
-        if k:
-            if ext >> 1 & ((1 << k) - 1):
-                return _FAIL
-            ext = ext & 14 | 1 << k
-        sv.w_ext = ext & 15
-        return TRACK + 4 * c + k
-    x = sv.pawn_s[i]
-    if not k:
-        if kind == _N_TRACK:
-            sv.w_obs = x
-        return _NONE
-    a = nd[48 + j]
-    w = a * 18 + 15 if a != _NONE and ext >> 4 == 1 and kind == _N_TRACK else _NONE
-    entry = c * 18 + 15
-    block = sv.taken
-    count = not sv.exact16
-    p = x
-    for n in range(k):
-        if count and p == entry:  # T15: the steps left go into home
-            r = k - n
-            if r > 4 or ext & ((1 << r) - 1):
-                return _FAIL
-            sv.w_ext = ext | 1 << (r - 1)
-            return TRACK + 4 * c + r - 1
-        p += 1
-        if p == TRACK:
-            p = 0
-        if p == obs or p == w or block[p] == 1:
-            return _FAIL  # T9: a pawn of its side in the way
-    if block[p]:
-        return _FAIL  # an occupied square 18 (T9)
-    if p == entry and not count:  # T14: into CH1, or it waits
-        if not ext & 1:
-            sv.w_ext = ext | 1
-            return TRACK + 4 * c
-    sv.w_obs = p
-    if kind == _N_WT:
-        sv.w_ext = ext & 15
-    return p
+    return (cells[h] and 1) | (cells[h + 1] and 2) | (cells[h + 2] and 4) | (cells[h + 3] and 8)

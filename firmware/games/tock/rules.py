@@ -1074,8 +1074,9 @@ class _Seven:
         self.part_k = bytearray(7)
         self.order = bytearray(7)  # the order being tried: part index per level,
         self.dest = bytearray(7)  # where that part's pawn ended
-        self.memo = bytearray(4 << 7)  # per `done`: two states seen (16 bits each, 0 = none)
-        self.no_memo = bytearray(4 << 7)
+        # per `done`: two states seen (16 bits each, 0 = none; 4 << 7 bytes, cleared from
+        # `zero` six slices at a time: no copy of zeros kept)
+        self.memo = bytearray(6 * CELLS)
         self.failed = False  # an order failed in this split: states are remembered
         self.part_i = bytearray(7)  # the pawn (index into pawn_*) that plays each part
         self.after_part = bytearray(7)  # a free part: the part that frees its CH1 first
@@ -1086,14 +1087,10 @@ class _Seven:
         self.stop = True  # stop at the first order that plays out (a check, has_move)
         self.sensitive = False  # this split's result may depend on the order (T14)
         self.seen = None  # type: set | None  # collect: the results already made a Move
-        self.w_obs = self.w_ext = 0  # _walk's state after the step
         self.nn = 0  # _dp's nodes
-        self.es = 3  # _dp: bytes a state
-        self.per = 29  # _dp: states a buffer
-        self.fill_c = self.fill_o = 0  # _dp: where the level being filled starts
-        self.acc = [0] * 8  # _dp: a mask per step of a pawn far from homes
-        # _dp's levels of states (nearest pawn ahead, home, mask: 3 or 5 bytes each), one
-        # after another: the search's own buffers, free while no search runs
+        self.runs = 0  # searches and hints' _dp run: what `hit` holds is theirs
+        # _dp's rows (8 cells of a byte each, 11 a buffer), one level after another: the
+        # search's own buffers, free while no search runs
         self.bufs = self.moved + [lv.cells for lv in self.levels]
         self.pos = self.levels[0]  # the position searched (set by search())
         self.after = None  # type: Position | None
@@ -1132,6 +1129,7 @@ class _Seven:
         self.after = after
         self.collect = collect
         self.reaching = reaching
+        self.runs += 1  # hit and the pawns are the search's now
         self.stop = collect is None and not reaching
         if collect is not None:
             self.seen = set()
@@ -1386,7 +1384,14 @@ class _Seven:
         self.sensitive = sensitive
         if not sensitive and not home & leaves:
             return self._greedy() and self.stop
-        self.memo[:] = self.no_memo
+        memo = self.memo
+        zero = self.zero
+        memo[:88] = zero
+        memo[88:176] = zero
+        memo[176:264] = zero
+        memo[264:352] = zero
+        memo[352:440] = zero
+        memo[440:528] = zero
         self.failed = False
         return self._orders(0, 0) and self.stop
 
