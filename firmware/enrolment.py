@@ -34,16 +34,19 @@ class Enrolment:
             self._keep_tags("unenrol %s" % tag)
         return why
 
-    def laid(self, card, uid, game):
-        """A tag laid while `enrol` waits: enrolled and on flash, then `enrolled` (with its
-        UID and card, and how many tags are enrolled here) goes out; refused, an `error`
-        says why and the table waits on for the right tag. Either way the table saves the
-        game this pass (the card lies on its pile: a stray, games/cards.py)."""
+    def laid(self, tag, game):
+        """A tag laid while `enrol` waits ((card, uid hex): sense.scan.Sense.step): enrolled
+        and on flash, then `enrolled` (with its UID and card, and how many tags are enrolled
+        here) goes out; refused, an `error` says why and the table waits on for the right
+        tag. Either way the game is saved this pass (the card lies on its pile: a stray,
+        games/cards.py)."""
+        card, uid = tag
+        game.unsaved = game.urgent = True
         cards = self.cards
         raw = bytes.fromhex(uid)
         why = cards.learn(raw, card)
         laid = cards.card_of(raw)
-        if laid and game:  # it lies on the pile: not a card played
+        if laid:  # it lies on the pile: not a card played
             game.lying((laid,))
         if why:
             self.emit({"type": "error", "what": "enrol", "card": card, "uid": uid, "why": why})

@@ -1,8 +1,9 @@
-# The table's loop: one pass takes the host's commands from the link, lets the game look at
-# the board, saves, and keeps the link going. All it drives is handed to it, built by one
-# function for the board (main.py) and the simulator (sim/run.py) alike: power.power_up. It
-# names no game (the registry makes one: games.make_game). The link calls nothing above it:
-# the table feeds it the bytes read, does the commands it hands back and answers through it.
+# The table's loop: one pass takes the host's commands from the link (each done by
+# dispatch.py), lets the game look at the board, saves, and keeps the link going. All it
+# drives is handed to it, built by one function for the board (main.py) and the simulator
+# (sim/run.py) alike: power.power_up. It names no game (the registry makes one:
+# games.make_game). The link calls nothing above it: the table feeds it the bytes read and
+# answers through it.
 import gc
 import sys
 
@@ -21,6 +22,7 @@ class Table:
     station = None  # what makes the Wi-Fi station, for wifi.network (None: the board's)
     net = None  # link.uplink.Uplink: the club's broker over Wi-Fi, once set up (wifi.py)
     net_clock = None  # the network's time (the simulator's: real time); None: the table's
+    enrolment = None  # enrolment.Enrolment, on a table with a card reader (power.power_up)
 
     def __init__(self, transport, clock, link, game=None, sense=None, store=None, watchdog=None):
         self.transport = transport
@@ -28,7 +30,6 @@ class Table:
         self.link = link
         self.sense = sense
         self.store = store  # store.Store: the game survives resets (the link's keeper too)
-        self.enrolment = None  # enrolment.Enrolment, on a table with a card reader
         self.watchdog = watchdog  # machine.WDT on a board: fed every pass
         self._collect = False  # collect the garbage at the end of this pass
         self._saves = 0  # the store's saves when the garbage was last collected
@@ -40,7 +41,7 @@ class Table:
         self.failures = 0  # steps and commands that raised (reported as `error` events)
         self._failed_at = None
         self._unsaid = 0  # failures since the last report
-        self._started = clock.ticks_ms()  # for the scan rate: the counter may read anything
+        self.started = clock.ticks_ms()  # for the scan rate: the counter may read anything
 
     def about(self):
         return self.game.about() if self.game else {"game": None}
@@ -74,103 +75,11 @@ class Table:
                 link.answer("the board is short of memory: command not done")
 
     def command(self, cmd):
-        """A host command other than hello/snapshot, checked in full first (link/commands.py):
-        None when done, else why refused (nothing changed). The board goes on, whatever."""
-        game = self.game
-        try:
-            from link.commands import typed
+        """A host command other than hello/snapshot: None when done, else why refused
+        (dispatch.py does it: the table's own words, enrolment's, the game's)."""
+        from dispatch import command
 
-            try:
-                cmd = typed(cmd, self.about().get("game"), game.settings if game else None)
-            except ValueError as e:  # SettingsError: what is wrong, in words
-                return str(e)
-            if game:  # cards laid before the command come before it
-                game.settle_pile(self.clock.ticks_ms())
-            why = self._command(cmd)
-            if why is None:
-                self._changed()  # saved this pass, with the link's memory of the answer
-            return why
-        except MemoryError:
-            gc.collect()
-            return "the board is short of memory: command not done"
-        except Exception as e:  # a bug, or a check missing: refused, the table goes on
-            self.failed(e)
-            return "the firmware failed on this command (%s: %s)" % (type(e).__name__, e)
-
-    def _command(self, cmd):
-        name = cmd["cmd"]
-        sense = self.sense
-        if name == "repl":
-            # P5: answer, give Ctrl-C back, leave the loop (main.py restarts in safe mode)
-            self.running = False
-            return None
-        if name in ("enrol", "unenrol"):
-            if not self.enrolment:
-                return "this table has no card reader"
-            why = self.enrolment.command(cmd)
-            if name == "enrol" and self.store:
-                self._save()  # the tag awaited is on flash before the answer goes
-            return why
-        if name == "new":
-            return self._new(cmd)
-        if name == "wifi":  # (over USB only: the link refuses it from the network)
-            from wifi import command
-
-            return command(self, cmd)
-        if name == "config":  # the table's timings, typed and in range already
-            if sense and "debounce_ms" in cmd:
-                sense.configure(cmd["debounce_ms"])
-            if self.game:
-                self.game.config(cmd)
-            return None
-        if name in ("selftest", "calibrate"):
-            if not sense:
-                return "this table has no sensing"
-            if name == "selftest":  # the hardware, what the game makes of the sensors
-                up = elapsed(self.clock.ticks_ms(), self._started)  # (up to 12.4 days)
-                report = sense.selftest(self.game, up)
-                if self.net:
-                    report["wifi"] = self.net.report()
-                self.link.tell(report)
-            else:  # every settled sensor edge also sent as a `sensor` message, or no more
-                sense.configure(calibrate=cmd.get("mode", "on") != "off")
-            return None
-        if self.game:
-            return self.game.command(cmd)
-        return "no game is loaded"
-
-    def _new(self, cmd):
-        """A new game, of this kind or another. The cards the last one knew on the reader
-        (its deal's or the last deal's, its strays) are the new one's strays (games/base.py)."""
-        game = self.game
-        pile = list(game.deal() or game.last_deal()) + game.strays if game else []
-        if cmd["game"] != self.about().get("game"):
-            try:
-                self.load(cmd["game"], cmd.get("settings") or {})
-            except ValueError as e:  # settings the game refuses
-                return str(e)
-            about = self.about()
-            about["type"] = "game"
-            self.link.emit(about)  # saved with its `game` event, like every event
-            if self.sense:
-                self.sense.held(self.game, self.clock.ticks_ms())
-            why = None
-        elif game:
-            why = game.command(cmd)
-        else:
-            return "no game is loaded"
-        if why is None and pile:
-            self.game.strays = []
-            self.game.gathered = 0
-            self.game.lying(pile)
-        if why is None and self.enrolment:
-            self.enrolment.ended("a new game")
-        return why
-
-    def _changed(self):
-        """Something to save at the end of this pass, whatever the write rate."""
-        if self.game:
-            self.game.unsaved = self.game.urgent = True
+        return command(self, cmd)
 
     def load(self, name, settings):
         """A new game of that kind (ValueError: unknown game or bad settings)."""
@@ -181,7 +90,7 @@ class Table:
         if self.store:
             self.store.game = self.game
 
-    def _save(self):
+    def save(self):
         """The game on flash: with this pass's events if any (the link's keeper keeps it with
         them: store.Store.commit), else alone. A refusal is said; short of heap, next pass."""
         link = self.link
@@ -230,10 +139,9 @@ class Table:
             now = self.clock.ticks_ms()
             busy = False
             if self.sense:
-                enrol = self.sense.step(now, game)  # a tag laid to be enrolled, or None
-                if enrol and self.enrolment:
-                    self.enrolment.laid(enrol[0], enrol[1], game)
-                    self._changed()
+                laid = self.sense.step(now, game)  # a tag laid to be enrolled, or None
+                if laid and self.enrolment:
+                    self.enrolment.laid(laid, game)
                 if self.sense.calibration:  # (its loop in a frame of its own)
                     self.sense.calibrated(self.link.tell)
                 if self.sense.rail_news:  # the sensors' supply went, or came back
@@ -244,7 +152,7 @@ class Table:
                 self._busy = busy
             game.step(now, not busy)
             if self.store and game.unsaved and (game.urgent or self.store.due(now)):
-                self._save()
+                self.save()
         self.link.flush()  # the events of this pass: on flash, then on the wire
         self.link.tick(self.clock)
         if self.net:
