@@ -17,11 +17,8 @@
 # set up: the passwords are in this file and in no other (not in state.json, an event or an
 # answer).
 #
-# tags.json: the card tags enrolled on this table (`enrol`), written the same way (tags.tmp,
-# rename, CRC) but only when a tag is enrolled or forgotten: a game saved many times a minute
-# does not rewrite the deck, and a saved game found unusable does not take the deck with it.
-# A tags.json found damaged at boot is renamed tags.bad (kept for a person to look at: never
-# written over by the next enrolment) and the table starts with the tags of hardware/.
+# tags.json: the card tags enrolled on this table, enrolment.py's, in the same envelope
+# (_envelope below), written only when a tag is enrolled or forgotten.
 #
 # events.log (and events.old): the link's events, one line each ("seq payload"), appended
 # before state.json is written; a line past the number state.json holds was never sent (the
@@ -75,7 +72,6 @@ class Store:
         self._kept = 0  # the last event on flash
         self.saves = 0
         self.error = None  # why the saved state could not be used, if it could not
-        self._tags_unread = None  # why tags.json could not be read: it is not written over
         self._keep_old = False  # state.json could not be read nor set aside: not written over
         try:
             os.mkdir(folder)
@@ -133,80 +129,6 @@ class Store:
         if self.awaited:
             state["enrol"] = self.awaited  # a tag awaited (enrolment.py)
         return state
-
-    def save_tags(self, tags):
-        """The enrolled tags on flash; `tags` gives (UID hex, card) pairs afresh at each call
-        (it is read twice: the CRC first, then the file). None once there, else why not (the
-        file as it was stays: the tags enrolled before are not lost). One tag a line, so a
-        whole deck is never one string on the heap (see load_tags)."""
-        if self._tags_unread:
-            return (
-                "the tags on flash were not read at power-up (%s): restart the board "
-                % (self._tags_unread)
-                + "before enrolling, or they would be written over"
-            )
-        crc = 0
-        for piece in _tag_lines(tags()):
-            crc = crc32(piece.encode(), crc)
-        try:
-            with open(self.folder + "/tags.tmp", "w") as f:
-                f.write('{"v":%d,"crc":%d,"state":' % (_VERSION, crc))
-                for piece in _tag_lines(tags()):
-                    f.write(piece)
-                f.write("}")
-            os.rename(self.folder + "/tags.tmp", self.folder + "/tags.json")
-        except OSError as e:
-            return "the flash refused it (%s)" % e
-        return None
-
-    def load_tags(self, add):
-        """Reads the enrolled tags, add(UID hex, card) for each, a line at a time. None, or
-        why the file could not be used (damaged: set aside as tags.bad; what add() was given
-        must then be forgotten: it is known only at the end, by the CRC)."""
-        path = self.folder + "/tags.json"
-        try:
-            f = open(path)
-        except OSError as e:
-            if e.args and e.args[0] == 2:  # ENOENT
-                return None  # nothing enrolled yet
-            return self._unread(e)
-        try:
-            with f:
-                head = f.readline()
-                at = head.find('"state":')
-                if not head.startswith('{"v":%d,"crc":' % _VERSION) or at < 0:
-                    raise ValueError("not a tag file")
-                i = head.index('"crc":') + 6
-                want = int(head[i : head.index(",", i)])
-                body = head[at + 8 :]
-                if body != '{"tags":{\n':
-                    raise ValueError("not a tag file")
-                crc = crc32(body.encode())
-                for line in f:
-                    if line.startswith("}}}"):
-                        crc = crc32(b"}}", crc)  # the last } closes the envelope
-                        if line.rstrip("\n") != "}}}" or crc != want:
-                            raise ValueError("checksum mismatch")
-                        return None
-                    crc = crc32(line.encode(), crc)
-                    pair = json.loads("{" + line.rstrip("\n").rstrip(",") + "}")
-                    for uid in pair:
-                        add(uid, pair[uid])
-                raise ValueError("cut short")
-        except (MemoryError, OSError) as e:
-            return self._unread(e)
-        except (ValueError, KeyError, TypeError) as e:
-            try:
-                os.rename(path, self.folder + "/tags.bad")
-            except OSError:
-                pass
-            return "enrolled tags unreadable (%s): kept as tags.bad, enrol them again" % e
-
-    def _unread(self, e):
-        """tags.json could not be read (short of heap, a flash error): it may be good, so it
-        is left as it is and not written over until the next power-up reads it."""
-        self._tags_unread = str(e) or type(e).__name__
-        return "enrolled tags not read (%s): not used until the next power-up" % e
 
     def holds(self, name):
         """Whether the flash holds this file (wifi.json: the table set up on Wi-Fi)."""
@@ -377,27 +299,31 @@ class Store:
                 pass  # no such file
 
 
-def _tag_lines(tags):
-    """The body of tags.json in pieces: {"tags":{ then "UID":"card" a line each, then }}
-    (JSON as a whole too: json.load reads it, as every file here)."""
-    yield '{"tags":{\n'
-    sep = ""
-    for uid, card in tags:
-        yield '%s"%s":"%s"' % (sep, uid, card)
-        sep = ",\n"
-    yield "\n}}"
-
-
 def _write(path, tmp, obj):
-    """obj as JSON in its envelope ({"v", "crc" of the body, "state": body}), written whole
-    to tmp and renamed over path: the file is the old one or the new one, never half."""
+    """obj as JSON in its envelope (_envelope)."""
     body = json.dumps(obj)
-    crc = crc32(body.encode())
+    _envelope(path, tmp, lambda: (body,))
+
+
+def _envelope(path, tmp, pieces):
+    """A body in its envelope ({"v", "crc" of the body, "state": body}), written whole to
+    tmp and renamed over path: the file is the old one or the new one, never half. pieces()
+    gives the body's pieces afresh at each call (the CRC first, then the file): a long body
+    (a deck's tags, a line each) is never one string on the heap."""
+    crc = 0
+    for piece in pieces():
+        crc = crc32(piece.encode(), crc)
     with open(tmp, "w") as f:
-        f.write('{"v":%d,"crc":%d,"state":' % (_VERSION, crc))
-        f.write(body)
+        f.write(_head(crc))
+        for piece in pieces():
+            f.write(piece)
         f.write("}")
     os.rename(tmp, path)
+
+
+def _head(crc):
+    """What comes before the body: the envelope's version and the body's CRC."""
+    return '{"v":%d,"crc":%d,"state":' % (_VERSION, crc)
 
 
 def _read(f):
