@@ -102,25 +102,24 @@ class Store:
         was too short to build the state (nothing goes out: the next pass tries again)."""
         try:
             ok = self.keep(link["boot"], ring, first, link["seq"])
-            ok = ok and self.save(self._state(link), self.clock.ticks_ms() if self.clock else 0)
         except MemoryError:
             gc.collect()
             return False
-        if ok and self.game:
-            self.game.unsaved = self.game.urgent = False  # saved (refused: tried again)
-        return True if ok else self.error
+        why = self.save_game(link, self.clock.ticks_ms() if self.clock else 0) if ok else self.error
+        return True if why is None else why
 
     def save_game(self, link, now):
-        """The table's save: the game changed with no event to send (a card refused, the
-        rate-limited saves of a game's timers), with the link's numbering `link`. None once
-        saved; the refusal in words; False short of heap (the next pass tries again)."""
+        """The game on flash with the link's numbering `link`: the table's save, for a game
+        that changed with no event to send (a card refused, the rate-limited saves of a
+        game's timers), and commit's once its events are kept. None once saved; the refusal
+        in words; False short of heap (the next pass tries again)."""
         try:
             ok = self.save(self._state(link), now)
         except MemoryError:
             gc.collect()
             return False
         if ok and self.game:
-            self.game.unsaved = self.game.urgent = False
+            self.game.unsaved = self.game.urgent = False  # saved (refused: tried again)
         return None if ok else self.error
 
     def _state(self, link):
