@@ -7,7 +7,7 @@
 # holds only what checks a command.
 from games import GAMES
 from games import declaration as game_of
-from games.settings import SettingsError, arguments, check
+from games.settings import SettingsError, _show, arguments, check
 from link.link import BAD_ID, good_id
 
 # word -> its arguments, in the order the words take them: (name, kind, default). `new`'s
@@ -63,9 +63,9 @@ def declaration(word, game=None):
         own = sorted(game_of(game).COMMANDS)
         return _refuse(
             "unknown command %s for %s; it takes: %s"
-            % (_word(word), game, ", ".join(sorted(TABLE) + own))
+            % (_show(word), game, ", ".join(sorted(TABLE) + own))
         )
-    return _refuse("unknown command %s; one of: %s" % (_word(word), ", ".join(all_words())))
+    return _refuse("unknown command %s; one of: %s" % (_show(word), ", ".join(all_words())))
 
 
 def typed(cmd, game=None, settings=None):
@@ -88,8 +88,7 @@ def typed(cmd, game=None, settings=None):
         out["id"] = cid
     if word == "new":
         name = given.pop("game", game or GAMES[0])  # none played: the first game
-        if name not in GAMES:
-            raise SettingsError("unknown game %s; one of: %s" % (_word(name), ", ".join(GAMES)))
+        game_of(name)  # SettingsError: not a game, and which are
         out["game"] = name
         if given:  # settings given: checked in full; none: the game starts again as it was
             if name == game and settings:  # the game played: a setting not given keeps its
@@ -105,12 +104,6 @@ def typed(cmd, game=None, settings=None):
             "config needs name=value settings: " + ", ".join(d[0] for d in TABLE["config"])
         )
     return out
-
-
-def _word(w):
-    if isinstance(w, str):
-        return repr(w) if len(w) <= 24 else repr(w[:24]) + "..."
-    return "of that type"
 
 
 def _refuse(why):
