@@ -2,10 +2,8 @@
 # config, selftest, calibrate), `wifi` to wifi.py, enrol and unenrol to enrolment.py, the
 # rest to the game. The table (table.py) hands each command the link found to command()
 # and answers with what it returns; nothing here reads the link's bytes or answers. Loaded
-# at the first command (a table that is only played never loads it).
-import gc
-
-from clock import elapsed
+# at the first command (a table that is only played never loads it). One function, its
+# imports inside it: on a frozen board each function and each module-level name costs heap.
 
 
 def command(t, cmd):
@@ -22,85 +20,75 @@ def command(t, cmd):
             return str(e)
         if game:  # cards laid before the command come before it
             game.settle_pile(t.clock.ticks_ms())
-        why = _do(t, cmd)
-        if why is None and t.game:  # saved this pass, with the link's memory of the answer
-            t.game.unsaved = t.game.urgent = True
+        name = cmd["cmd"]
+        sense = t.sense
+        if name == "repl":
+            # P5: answer, give Ctrl-C back, leave the loop (main.py restarts in safe mode)
+            t.running = False
+            return None
+        if name in ("enrol", "unenrol"):
+            if not t.enrolment:
+                return "this table has no card reader"
+            why = t.enrolment.command(cmd)
+            if name == "enrol" and t.store:
+                t.save()  # the tag awaited is on flash before the answer goes
+            return why
+        if name == "wifi":  # (over USB only: the link refuses it from the network)
+            from wifi import command
+
+            return command(t, cmd)
+        if name == "config":  # the table's timings, typed and in range already
+            if sense and "debounce_ms" in cmd:
+                sense.configure(cmd["debounce_ms"])
+            if game:
+                game.config(cmd)
+            return None
+        if name in ("selftest", "calibrate"):
+            if not sense:
+                return "this table has no sensing"
+            if name == "selftest":  # the hardware, what the game makes of the sensors
+                from clock import elapsed
+
+                up = elapsed(t.clock.ticks_ms(), t.started)  # (up to 12.4 days)
+                report = sense.selftest(game, up)
+                if t.net:
+                    report["wifi"] = t.net.report()
+                t.link.tell(report)
+            else:  # every settled sensor edge also sent as a `sensor` message, or no more
+                sense.configure(calibrate=cmd.get("mode", "on") != "off")
+            return None
+        if name != "new":
+            return game.command(cmd) if game else "no game is loaded"
+        # A new game, of this kind or another. The cards the last one knew on the reader
+        # (its deal's or the last deal's, its strays) are the new one's strays (games/base.py).
+        pile = list(game.deal() or game.last_deal()) + game.strays if game else []
+        if cmd["game"] != t.about().get("game"):
+            try:
+                t.load(cmd["game"], cmd.get("settings") or {})
+            except ValueError as e:  # settings the game refuses
+                return str(e)
+            about = t.about()
+            about["type"] = "game"
+            t.link.emit(about)  # saved with its `game` event, like every event
+            if sense:
+                sense.held(t.game, t.clock.ticks_ms())
+            why = None
+        elif game:
+            why = game.command(cmd)
+        else:
+            return "no game is loaded"
+        if why is None and pile:
+            t.game.strays = []
+            t.game.gathered = 0
+            t.game.lying(pile)
+        if why is None and t.enrolment:
+            t.enrolment.ended("a new game")
         return why
     except MemoryError:
+        import gc
+
         gc.collect()
         return "the board is short of memory: command not done"
     except Exception as e:  # a bug, or a check missing: refused, the table goes on
         t.failed(e)
         return "the firmware failed on this command (%s: %s)" % (type(e).__name__, e)
-
-
-def _do(t, cmd):
-    name = cmd["cmd"]
-    sense = t.sense
-    if name == "repl":
-        # P5: answer, give Ctrl-C back, leave the loop (main.py restarts in safe mode)
-        t.running = False
-        return None
-    if name in ("enrol", "unenrol"):
-        if not t.enrolment:
-            return "this table has no card reader"
-        why = t.enrolment.command(cmd)
-        if name == "enrol" and t.store:
-            t.save()  # the tag awaited is on flash before the answer goes
-        return why
-    if name == "new":
-        return _new(t, cmd)
-    if name == "wifi":  # (over USB only: the link refuses it from the network)
-        from wifi import command
-
-        return command(t, cmd)
-    if name == "config":  # the table's timings, typed and in range already
-        if sense and "debounce_ms" in cmd:
-            sense.configure(cmd["debounce_ms"])
-        if t.game:
-            t.game.config(cmd)
-        return None
-    if name in ("selftest", "calibrate"):
-        if not sense:
-            return "this table has no sensing"
-        if name == "selftest":  # the hardware, what the game makes of the sensors
-            up = elapsed(t.clock.ticks_ms(), t.started)  # (up to 12.4 days)
-            report = sense.selftest(t.game, up)
-            if t.net:
-                report["wifi"] = t.net.report()
-            t.link.tell(report)
-        else:  # every settled sensor edge also sent as a `sensor` message, or no more
-            sense.configure(calibrate=cmd.get("mode", "on") != "off")
-        return None
-    if t.game:
-        return t.game.command(cmd)
-    return "no game is loaded"
-
-
-def _new(t, cmd):
-    """A new game, of this kind or another. The cards the last one knew on the reader
-    (its deal's or the last deal's, its strays) are the new one's strays (games/base.py)."""
-    game = t.game
-    pile = list(game.deal() or game.last_deal()) + game.strays if game else []
-    if cmd["game"] != t.about().get("game"):
-        try:
-            t.load(cmd["game"], cmd.get("settings") or {})
-        except ValueError as e:  # settings the game refuses
-            return str(e)
-        about = t.about()
-        about["type"] = "game"
-        t.link.emit(about)  # saved with its `game` event, like every event
-        if t.sense:
-            t.sense.held(t.game, t.clock.ticks_ms())
-        why = None
-    elif game:
-        why = game.command(cmd)
-    else:
-        return "no game is loaded"
-    if why is None and pile:
-        t.game.strays = []
-        t.game.gathered = 0
-        t.game.lying(pile)
-    if why is None and t.enrolment:
-        t.enrolment.ended("a new game")
-    return why

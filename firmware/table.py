@@ -79,7 +79,10 @@ class Table:
         (dispatch.py does it: the table's own words, enrolment's, the game's)."""
         from dispatch import command
 
-        return command(self, cmd)
+        why = command(self, cmd)
+        if why is None and self.game:  # saved this pass, with the link's memory of the answer
+            self.game.unsaved = self.game.urgent = True
+        return why
 
     def load(self, name, settings):
         """A new game of that kind (ValueError: unknown game or bad settings)."""
