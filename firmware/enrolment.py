@@ -5,7 +5,7 @@
 # the tags in tags.json, below) and takes it up again at power-up. Loaded only on a table
 # with a card reader.
 #
-# tags.json: the tags enrolled, in the store's envelope (store._envelope: a temporary file, a
+# tags.json: the tags enrolled, in the store's envelope (store._write: a temporary file, a
 # rename, a CRC), one tag a line, written only when a tag is enrolled or forgotten: a game
 # saved many times a minute does not rewrite the deck, and a saved game found unusable does
 # not take the deck with it. A tags.json found damaged at boot is renamed tags.bad (kept for
@@ -93,11 +93,11 @@ class Enrolment:
                 % (self._unread)
                 + "before enrolling, or they would be written over"
             )
-        from store import _envelope
+        from store import _write
 
         folder = self.store.folder
         try:
-            _envelope(folder + "/tags.json", folder + "/tags.tmp", lambda: _tag_lines(tags()))
+            _write(folder + "/tags.json", folder + "/tags.tmp", None, lambda: _tag_lines(tags()))
         except OSError as e:
             return "the flash refused it (%s)" % e
         return None
@@ -111,13 +111,7 @@ class Enrolment:
         folder = self.store.folder
         path = folder + "/tags.json"
         try:
-            f = open(path)
-        except OSError as e:
-            if e.args and e.args[0] == 2:  # ENOENT
-                return None  # nothing enrolled yet
-            return self._not_read(e)
-        try:
-            with f:
+            with open(path) as f:
                 head = f.readline()
                 i = head.find('"crc":') + 6
                 want = int(head[i : head.index(",", i)]) if i > 5 else -1
@@ -137,19 +131,18 @@ class Enrolment:
                         add(uid, pair[uid])
                 raise ValueError("cut short")
         except (MemoryError, OSError) as e:
-            return self._not_read(e)
+            if e.args and e.args[0] == 2:  # ENOENT
+                return None  # nothing enrolled yet
+            # not read (short of heap, a flash error): it may be good, so it is left as it
+            # is and not written over until the next power-up reads it
+            self._unread = str(e) or type(e).__name__
+            return "enrolled tags not read (%s): not used until the next power-up" % e
         except (ValueError, KeyError, TypeError) as e:
             try:
                 os.rename(path, folder + "/tags.bad")
             except OSError:
                 pass
             return "enrolled tags unreadable (%s): kept as tags.bad, enrol them again" % e
-
-    def _not_read(self, e):
-        """tags.json could not be read (short of heap, a flash error): it may be good, so it
-        is left as it is and not written over until the next power-up reads it."""
-        self._unread = str(e) or type(e).__name__
-        return "enrolled tags not read (%s): not used until the next power-up" % e
 
     def load(self):
         """At boot: the tags enrolled here, from flash. None, or what went wrong: a file

@@ -18,7 +18,7 @@
 # answer).
 #
 # tags.json: the card tags enrolled on this table, enrolment.py's, in the same envelope
-# (_envelope below), written only when a tag is enrolled or forgotten.
+# (_write below), written only when a tag is enrolled or forgotten.
 #
 # events.log (and events.old): the link's events, one line each ("seq payload"), appended
 # before state.json is written; a line past the number state.json holds was never sent (the
@@ -298,17 +298,15 @@ class Store:
                 pass  # no such file
 
 
-def _write(path, tmp, obj):
-    """obj as JSON in its envelope (_envelope)."""
-    body = json.dumps(obj)
-    _envelope(path, tmp, lambda: (body,))
-
-
-def _envelope(path, tmp, pieces):
-    """A body in its envelope ({"v", "crc" of the body, "state": body}), written whole to
-    tmp and renamed over path: the file is the old one or the new one, never half. pieces()
-    gives the body's pieces afresh at each call (the CRC first, then the file): a long body
-    (a deck's tags, a line each) is never one string on the heap."""
+def _write(path, tmp, obj, pieces=None):
+    """obj as JSON in its envelope ({"v", "crc" of the body, "state": body}), written whole
+    to tmp and renamed over path: the file is the old one or the new one, never half. Or,
+    given `pieces`, a function that gives the body's pieces afresh at each call (the CRC
+    first, then the file), that body: a long one (a deck's tags, a line each) is never one
+    string on the heap."""
+    if pieces is None:
+        body = json.dumps(obj)
+        pieces = lambda: (body,)  # noqa: E731
     crc = 0
     for piece in pieces():
         crc = crc32(piece.encode(), crc)
