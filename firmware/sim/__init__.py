@@ -1,0 +1,49 @@
+# The simulated table (never deployed: firmware/manifest.py leaves sim/ out). What its parts
+# share is here, as sim/chips/__init__.py holds what every chip model shares: the simulated
+# time, on which the chip models, the script's waits and the board's tick counter run.
+import time
+
+from micropython import const
+
+from clock import TICKS_MAX
+
+_HALF = const(0x20000000)  # ticks_diff's range: -_HALF .. _HALF - 1
+
+
+class VirtualClock:
+    """Simulated time: sleep_ms advances it at once (or in real time when `realtime`).
+
+    `now` is the simulated world's time, ms since the simulation began: the chip models and
+    the script's waits run on it, and it never wraps. ticks_ms() is what the board's counter
+    reads meanwhile: `start` at the beginning (0 by default, a board just powered up), and
+    wrapping at TICKS_MAX as an ESP32's does, so a game can be played across the wrap
+    (`sim.run --ticks-start`)."""
+
+    def __init__(self, realtime=False, start=0):
+        self.now = 0
+        self.realtime = realtime
+        self.start = start & TICKS_MAX
+        self._left = TICKS_MAX - self.start  # ms from the start to the counter's last value
+
+    def ticks_ms(self):
+        # (start + now) & TICKS_MAX, without the sum that would not be a small int on a
+        # 32-bit build (an allocation at every call once past the wrap)
+        past = self.now - self._left
+        if past <= 0:
+            return self.start + self.now
+        return (past - 1) & TICKS_MAX
+
+    def since(self, t):
+        return ticks_diff(self.ticks_ms(), t)
+
+    def sleep_ms(self, ms):
+        if self.realtime:
+            time.sleep_ms(ms)  # type: ignore[attr-defined, unused-ignore]  # CPython's has none
+        self.now += ms
+
+
+def ticks_diff(a, b):
+    """Signed ms from tick `b` to tick `a`, as time.ticks_diff on the ESP32: -2**29 ..
+    2**29 - 1 (for a deadline that may be ahead). Small ints throughout on a 32-bit build."""
+    d = (a - b) & TICKS_MAX
+    return d if d < _HALF else d - TICKS_MAX - 1

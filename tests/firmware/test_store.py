@@ -5,7 +5,7 @@ import os
 from check import Wire, scratch
 from store import Store
 
-from clock import VirtualClock
+from sim import VirtualClock
 
 DIR = scratch("store")
 
