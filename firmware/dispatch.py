@@ -87,8 +87,10 @@ def command(t, cmd):
     except MemoryError:
         import gc
 
+        from link.link import SHORT
+
         gc.collect()
-        return "the board is short of memory: command not done"
+        return SHORT
     except Exception as e:  # a bug, or a check missing: refused, the table goes on
         t.failed(e)
         return "the firmware failed on this command (%s: %s)" % (type(e).__name__, e)

@@ -71,8 +71,10 @@ class Table:
                 else:
                     link.answer(self.command(cmd))
             except MemoryError:
+                from link.link import SHORT
+
                 gc.collect()
-                link.answer("the board is short of memory: command not done")
+                link.answer(SHORT)
 
     def command(self, cmd):
         """A host command other than hello/snapshot: None when done, else why refused

@@ -8,7 +8,7 @@
 from games import GAMES
 from games import declaration as game_of
 from games.settings import SettingsError, _show, arguments, check
-from link.link import BAD_ID, good_id
+from link.link import BAD_ID, NOT_COMMAND, good_id
 
 # word -> its arguments, in the order the words take them: (name, kind, default). `new`'s
 # arguments are the game's settings; `hello` is the link's own (link/link.py). The words
@@ -74,7 +74,7 @@ def typed(cmd, game=None, settings=None):
     SettingsError says what is wrong. `new` is checked against the settings of the game it
     names (or `game`, the one being played)."""
     if not isinstance(cmd, dict) or not isinstance(cmd.get("cmd"), str):
-        raise SettingsError('a command is a JSON object with a "cmd" word')
+        raise SettingsError(NOT_COMMAND)
     word = cmd["cmd"]
     cid = cmd.get("id")
     if "id" in cmd and not good_id(cid):  # (checked by the link already: link/link.py)
