@@ -15,7 +15,6 @@ class StdioTransport:
         self._poll.register(sys.stdin, select.POLLIN)
         self._one = bytearray(1)
         self._buf = bytearray(64)
-        self.up = True  # False while the simulator holds the cable unplugged
 
     def table_mode(self):
         # P5: in table mode a 0x03 on the wire is data, not Ctrl-C. The `repl` command
@@ -26,8 +25,7 @@ class StdioTransport:
         micropython.kbd_intr(3)
 
     def write(self, data):
-        if self.up:
-            self._out.write(data)
+        self._out.write(data)
 
     def read(self):
         """Whatever bytes are waiting (up to 64), without blocking; b"" when none. Called
@@ -44,6 +42,4 @@ class StdioTransport:
                 break
             buf[n] = one[0]
             n += 1
-        if not n or not self.up:
-            return b""  # unplugged: what the host sent never arrived
-        return bytes(buf[:n])
+        return bytes(buf[:n]) if n else b""
