@@ -15,6 +15,7 @@ class StdioTransport:
         self._poll.register(sys.stdin, select.POLLIN)
         self._one = bytearray(1)
         self._buf = bytearray(64)
+        self.up = True  # False while the simulator holds the cable unplugged
 
     def table_mode(self):
         # P5: in table mode a 0x03 on the wire is data, not Ctrl-C. The `repl` command
@@ -25,7 +26,8 @@ class StdioTransport:
         micropython.kbd_intr(3)
 
     def write(self, data):
-        self._out.write(data)
+        if self.up:
+            self._out.write(data)
 
     def read(self):
         """Whatever bytes are waiting (up to 64), without blocking; b"" when none. Called
@@ -42,4 +44,6 @@ class StdioTransport:
                 break
             buf[n] = one[0]
             n += 1
-        return bytes(buf[:n]) if n else b""
+        if not n or not self.up:
+            return b""  # unplugged: what the host sent never arrived
+        return bytes(buf[:n])

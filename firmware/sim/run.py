@@ -51,21 +51,6 @@ END_MS = 2000  # after the last action the table runs on this long (settling, he
 _HOST_WAIT_MS = const(60000)
 
 
-class Cable(StdioTransport):
-    """The board's USB port (link/stdio.py) on the pty, its cable unplugged by a script for
-    a while (`unplug MS`): what either side sends meanwhile never arrives."""
-
-    up = True
-
-    def write(self, data):
-        if self.up:
-            StdioTransport.write(self, data)
-
-    def read(self):
-        data = StdioTransport.read(self)  # (what the host sent meanwhile is read, and lost)
-        return data if self.up else b""
-
-
 class SimTable(Table):
     """The table, with the simulator's own word: `bye`, the host has read everything (the
     simulator may end). No board takes it."""
@@ -647,7 +632,7 @@ def main(argv):
         settings,
         path,
         clock,
-        Cable(),
+        StdioTransport(),
         boot,
         hw_dir,
         Ring(int(ring)) if ring else None,
