@@ -12,9 +12,8 @@
 # a person to look at: never written over by the next enrolment) and the table starts with
 # the tags of hardware/; one that could not be read (short of heap, a flash error) may be
 # good: it is left as it is and not written over until the next power-up reads it.
-import json
-import os
-from binascii import crc32
+# (Its imports inside the functions that use them: a module-level name is a slot in the
+# module's dictionary, on the heap of a frozen board.)
 
 
 class Enrolment:
@@ -106,6 +105,10 @@ class Enrolment:
         """Reads the enrolled tags, add(UID hex, card) for each, a line at a time. None, or
         why the file could not be used (damaged: set aside as tags.bad; what add() was given
         must then be forgotten: it is known only at the end, by the CRC)."""
+        import json
+        import os
+        from binascii import crc32
+
         from store import _head
 
         folder = self.store.folder

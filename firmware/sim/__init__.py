@@ -1,13 +1,9 @@
 # The simulated table (never deployed: firmware/manifest.py leaves sim/ out). What its parts
 # share is here, as sim/chips/__init__.py holds what every chip model shares: the simulated
 # time, on which the chip models, the script's waits and the board's tick counter run.
-import time
-
-from micropython import const
-
+# (Few names at module level: each is a slot in the package's dictionary, on the heap of
+# the simulated table the tests measure against an ESP32's.)
 from clock import TICKS_MAX
-
-_HALF = const(0x20000000)  # ticks_diff's range: -_HALF .. _HALF - 1
 
 
 class VirtualClock:
@@ -38,6 +34,8 @@ class VirtualClock:
 
     def sleep_ms(self, ms):
         if self.realtime:
+            import time
+
             time.sleep_ms(ms)  # type: ignore[attr-defined, unused-ignore]  # CPython's has none
         self.now += ms
 
@@ -46,4 +44,4 @@ def ticks_diff(a, b):
     """Signed ms from tick `b` to tick `a`, as time.ticks_diff on the ESP32: -2**29 ..
     2**29 - 1 (for a deadline that may be ahead). Small ints throughout on a 32-bit build."""
     d = (a - b) & TICKS_MAX
-    return d if d < _HALF else d - TICKS_MAX - 1
+    return d if d < 0x20000000 else d - TICKS_MAX - 1  # (2**29: its range is -2**29 ..)
