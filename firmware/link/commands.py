@@ -61,11 +61,11 @@ def declaration(word, game=None):
             return decl, g
     if game:
         own = sorted(game_of(game).COMMANDS)
-        return _refuse(
+        raise SettingsError(
             "unknown command %s for %s; it takes: %s"
             % (_show(word), game, ", ".join(sorted(TABLE) + own))
         )
-    return _refuse("unknown command %s; one of: %s" % (_show(word), ", ".join(all_words())))
+    raise SettingsError("unknown command %s; one of: %s" % (_show(word), ", ".join(all_words())))
 
 
 def typed(cmd, game=None, settings=None):
@@ -104,7 +104,3 @@ def typed(cmd, game=None, settings=None):
             "config needs name=value settings: " + ", ".join(d[0] for d in TABLE["config"])
         )
     return out
-
-
-def _refuse(why):
-    raise SettingsError(why)
