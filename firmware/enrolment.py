@@ -5,7 +5,7 @@
 # the tags in tags.json, below) and takes it up again at power-up. Loaded only on a table
 # with a card reader.
 #
-# tags.json: the tags enrolled, in the store's envelope (store._write: a temporary file, a
+# tags.json: the tags enrolled, in the store's envelope (store._head: a temporary file, a
 # rename, a CRC), one tag a line, written only when a tag is enrolled or forgotten: a game
 # saved many times a minute does not rewrite the deck, and a saved game found unusable does
 # not take the deck with it. A tags.json found damaged at boot is renamed tags.bad (kept for
@@ -92,11 +92,22 @@ class Enrolment:
                 % (self._unread)
                 + "before enrolling, or they would be written over"
             )
-        from store import _write
+        import os
+        from binascii import crc32
 
-        folder = self.store.folder
+        from store import _head
+
+        crc = 0
+        for piece in _tag_lines(tags()):
+            crc = crc32(piece.encode(), crc)
+        tmp = self.store.folder + "/tags.tmp"
         try:
-            _write(folder + "/tags.json", folder + "/tags.tmp", None, lambda: _tag_lines(tags()))
+            with open(tmp, "w") as f:
+                f.write(_head(crc))
+                for piece in _tag_lines(tags()):
+                    f.write(piece)
+                f.write("}")
+            os.rename(tmp, self.store.folder + "/tags.json")
         except OSError as e:
             return "the flash refused it (%s)" % e
         return None

@@ -18,7 +18,7 @@
 # answer).
 #
 # tags.json: the card tags enrolled on this table, enrolment.py's, in the same envelope
-# (_write below), written only when a tag is enrolled or forgotten.
+# (_head below), written only when a tag is enrolled or forgotten.
 #
 # events.log (and events.old): the link's events, one line each ("seq payload"), appended
 # before state.json is written; a line past the number state.json holds was never sent (the
@@ -56,23 +56,24 @@ class Store:
     # is enrolled as (enrolment.Enrolment), if one is awaited
     game = None
     awaited = None
+    # (class defaults, set on the store when they change: an attribute the store keeps is a
+    # slot of its dictionary on the heap)
+    error = None  # why the saved state could not be used, if it could not
+    _keep_old = False  # state.json could not be read nor set aside: not written over
+    min_save_ms = _MIN_SAVE_MS  # a change with nothing to send is saved at most this often
 
-    def __init__(self, folder, clock=None, min_save_ms=_MIN_SAVE_MS):
+    def __init__(self, folder, clock=None):
         self.folder = folder
         self.clock = clock  # the table's: when the last save was (the write rate, `due`)
         self.path = folder + "/state.json"
         self.tmp = folder + "/state.tmp"
-        self.log = folder + "/events.log"
-        self.old = folder + "/events.old"  # the ring's worth before events.log
-        self.min_save_ms = min_save_ms
+        self.log = folder + "/events.log"  # (and events.old, the ring's worth before it)
         self._saved_at = None
         self._boot = None  # the boot events.log was started for by this Store (None: not yet)
         self._lines = 0  # events in events.log ...
         self._bytes = 0  # ... and their payloads' bytes: a ring's worth, and it becomes events.old
         self._kept = 0  # the last event on flash
         self.saves = 0
-        self.error = None  # why the saved state could not be used, if it could not
-        self._keep_old = False  # state.json could not be read nor set aside: not written over
         try:
             os.mkdir(folder)
         except OSError:
@@ -100,19 +101,22 @@ class Store:
         them, before they go on the wire. True once kept; the refusal in words when the flash
         refused (the link says it; the events go out, the game goes on); False when the heap
         was too short to build the state (nothing goes out: the next pass tries again)."""
+        # (save_game's steps written again, not called: a frame more at the live peak, the
+        # state's JSON being made, costs the frozen board 48 B there: tests/host/test_chip.py)
         try:
             ok = self.keep(link["boot"], ring, first, link["seq"])
+            ok = ok and self.save(self._state(link), self.clock.ticks_ms() if self.clock else 0)
         except MemoryError:
             gc.collect()
             return False
-        why = self.save_game(link, self.clock.ticks_ms() if self.clock else 0) if ok else self.error
-        return True if why is None else why
+        if ok and self.game:
+            self.game.unsaved = self.game.urgent = False  # saved (refused: tried again)
+        return True if ok else self.error
 
     def save_game(self, link, now):
-        """The game on flash with the link's numbering `link`: the table's save, for a game
-        that changed with no event to send (a card refused, the rate-limited saves of a
-        game's timers), and commit's once its events are kept. None once saved; the refusal
-        in words; False short of heap (the next pass tries again)."""
+        """The table's save: the game changed with no event to send (a card refused, the
+        rate-limited saves of a game's timers), with the link's numbering `link`. None once
+        saved; the refusal in words; False short of heap (the next pass tries again)."""
         try:
             ok = self.save(self._state(link), now)
         except MemoryError:
@@ -152,7 +156,7 @@ class Store:
             if self._lines >= ring.slots or self._bytes >= ring.nbytes:
                 # events.log holds what the ring can: it becomes events.old, so the two files
                 # always hold the ring's worth of events before these
-                os.rename(self.log, self.old)
+                os.rename(self.log, self.folder + "/events.old")
                 with open(self.log, "wb") as f:
                     f.write(boot.encode() + b"\n")
                 self._lines = self._bytes = 0
@@ -170,7 +174,7 @@ class Store:
             self._append(f, ring, ring.first, ring.last)
         os.rename(self.log + ".tmp", self.log)
         try:
-            os.remove(self.old)
+            os.remove(self.folder + "/events.old")
         except OSError:
             pass  # none
         self._boot = boot
@@ -279,7 +283,7 @@ class Store:
     def _lines_of(self, boot, seq):
         """(seq, payload) of each whole line of `boot` numbered up to `seq` in events.old,
         then events.log (a line cut short by the power going, or another boot's, is left)."""
-        for path in (self.old, self.log):
+        for path in (self.folder + "/events.old", self.log):
             try:
                 with open(path, "rb") as f:
                     if f.readline() != boot.encode() + b"\n":
@@ -298,22 +302,14 @@ class Store:
                 pass  # no such file
 
 
-def _write(path, tmp, obj, pieces=None):
+def _write(path, tmp, obj):
     """obj as JSON in its envelope ({"v", "crc" of the body, "state": body}), written whole
-    to tmp and renamed over path: the file is the old one or the new one, never half. Or,
-    given `pieces`, a function that gives the body's pieces afresh at each call (the CRC
-    first, then the file), that body: a long one (a deck's tags, a line each) is never one
-    string on the heap."""
-    if pieces is None:
-        body = json.dumps(obj)
-        pieces = lambda: (body,)  # noqa: E731
-    crc = 0
-    for piece in pieces():
-        crc = crc32(piece.encode(), crc)
+    to tmp and renamed over path: the file is the old one or the new one, never half."""
+    body = json.dumps(obj)
+    crc = crc32(body.encode())
     with open(tmp, "w") as f:
         f.write(_head(crc))
-        for piece in pieces():
-            f.write(piece)
+        f.write(body)
         f.write("}")
     os.rename(tmp, path)
 

@@ -23,6 +23,12 @@ class Table:
     net = None  # link.uplink.Uplink: the club's broker over Wi-Fi, once set up (wifi.py)
     net_clock = None  # the network's time (the simulator's: real time); None: the table's
     enrolment = None  # enrolment.Enrolment, on a table with a card reader (power.power_up)
+    # (class defaults, set on the table when they change: an instance attribute the table
+    # keeps is a slot of its dictionary on the heap)
+    running = True  # False: the `repl` command ends the loop
+    failures = 0  # steps and commands that raised (reported as `error` events)
+    _failed_at = None
+    _unsaid = 0  # failures since the last report
 
     def __init__(self, transport, clock, link, game=None, sense=None, store=None, watchdog=None):
         self.transport = transport
@@ -37,10 +43,6 @@ class Table:
         self.game = game
         if store:
             store.game = game  # saved with the link's events and numbering
-        self.running = True
-        self.failures = 0  # steps and commands that raised (reported as `error` events)
-        self._failed_at = None
-        self._unsaid = 0  # failures since the last report
         self.started = clock.ticks_ms()  # for the scan rate: the counter may read anything
 
     def about(self):
