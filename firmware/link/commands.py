@@ -5,10 +5,12 @@
 # anything changes. The words people type (`plateau send undo`, a table script's `send new
 # tock players=2`) become command objects on the host's side, in sim/words.py: the board
 # holds only what checks a command.
+# (Names used only on a refusal or in one function are imported there: a module-level
+# name is a slot in the module's dictionary, on the heap of a frozen board.)
 from games import GAMES
 from games import declaration as game_of
-from games.settings import SettingsError, _show, arguments, check
-from link.link import BAD_ID, NOT_COMMAND, good_id
+from games.settings import SettingsError
+from link.link import good_id
 
 # word -> its arguments, in the order the words take them: (name, kind, default). `new`'s
 # arguments are the game's settings; `hello` is the link's own (link/link.py). The words
@@ -59,6 +61,8 @@ def declaration(word, game=None):
         decl = game_of(g).COMMANDS.get(word)
         if decl is not None:
             return decl, g
+    from games.settings import _show
+
     if game:
         own = sorted(game_of(game).COMMANDS)
         raise SettingsError(
@@ -73,11 +77,17 @@ def typed(cmd, game=None, settings=None):
     (seats against the game's `settings` when given). Returns it with typed values;
     SettingsError says what is wrong. `new` is checked against the settings of the game it
     names (or `game`, the one being played)."""
+    from games.settings import arguments, check
+
     if not isinstance(cmd, dict) or not isinstance(cmd.get("cmd"), str):
+        from link.link import NOT_COMMAND
+
         raise SettingsError(NOT_COMMAND)
     word = cmd["cmd"]
     cid = cmd.get("id")
     if "id" in cmd and not good_id(cid):  # (checked by the link already: link/link.py)
+        from link.link import BAD_ID
+
         raise SettingsError(BAD_ID)
     given = {}
     for k in cmd:
