@@ -18,8 +18,6 @@ def command(t, cmd):
             cmd = typed(cmd, t.about().get("game"), game.settings if game else None)
         except ValueError as e:  # SettingsError: what is wrong, in words
             return str(e)
-        if game:  # cards laid before the command come before it
-            game.settle_pile(t.clock.ticks_ms())
         name = cmd["cmd"]
         sense = t.sense
         if name == "repl":
@@ -59,9 +57,8 @@ def command(t, cmd):
             return None
         if name != "new":
             return game.command(cmd) if game else "no game is loaded"
-        # A new game, of this kind or another. The cards the last one knew on the reader
-        # (its deal's or the last deal's, its strays) are the new one's strays (games/base.py).
-        pile = list(game.deal() or game.last_deal()) + game.strays if game else []
+        # A new game, of this kind or another, handed the tag last read on the card spot
+        # (games/cards.py: a card lying there is not played at a power-up).
         if cmd["game"] != t.about().get("game"):
             try:
                 t.load(cmd["game"], cmd.get("settings") or {})
@@ -70,6 +67,8 @@ def command(t, cmd):
             about = t.about()
             about["type"] = "game"
             t.link.emit(about)  # saved with its `game` event, like every event
+            if game:
+                t.game.spot = game.spot
             if sense:
                 sense.held(t.game, t.clock.ticks_ms())
             why = None
@@ -77,12 +76,10 @@ def command(t, cmd):
             why = game.command(cmd)
         else:
             return "no game is loaded"
-        if why is None and pile:
-            t.game.strays = []
-            t.game.gathered = 0
-            t.game.lying(pile)
         if why is None and t.enrolment:
             t.enrolment.ended("a new game")
+        if why is None and "names" in cmd:  # who sits where, in the table's own log
+            t.link.emit({"type": "seated", "names": cmd["names"]})
         return why
     except MemoryError:
         import gc

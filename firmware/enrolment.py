@@ -49,16 +49,13 @@ class Enrolment:
         """A tag laid while `enrol` waits ((card, uid hex): sense.scan.Sense.step): enrolled
         and on flash, then `enrolled` (with its UID and card, and how many tags are enrolled
         here) goes out; refused, an `error` says why and the table waits on for the right
-        tag. Either way the game is saved this pass (the card lies on its pile: a stray,
-        games/cards.py)."""
+        tag. Either way the game is saved this pass: the tag lies on the spot, the last read
+        (games/cards.py: not a card played at a power-up that finds it there)."""
         card, uid = tag
         game.unsaved = game.urgent = True
+        game.spot = uid
         cards = self.cards
-        raw = bytes.fromhex(uid)
-        why = cards.learn(raw, card)
-        laid = cards.card_of(raw)
-        if laid:  # it lies on the pile: not a card played
-            game.lying((laid,))
+        why = cards.learn(bytes.fromhex(uid), card)
         if why:
             self.emit({"type": "error", "what": "enrol", "card": card, "uid": uid, "why": why})
             return

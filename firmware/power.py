@@ -35,8 +35,8 @@ def power_up(
 
     store = Store(flash, clock) if flash else None
     lk = (link or Link)(transport.write, boot, ring=ring, keeper=store)
-    # the sensing's buffers (sense/cards.py: 704 B in one piece) before the game's code is
-    # imported: loaded as .mpy files (a board with PSRAM), its pieces would split the heap
+    # the sensing's buffers (the debouncers' frames) before the game's code is imported:
+    # loaded as .mpy files (a board with PSRAM), its pieces would split the heap
     sense = Sense(hardware) if hardware else None
     names = hardware.names if hardware else ()
     played = make_game(game, lk.emit, names, settings or {})

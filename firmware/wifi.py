@@ -12,6 +12,8 @@ from store import _read, _write
 _WIFI = ("ssid", "password", "broker", "table", "secret")
 _NEEDED = ("ssid", "broker", "table")
 _FILE = "/wifi.json"
+_CA = "/wifi.ca"  # the broker's CA certificate (DER), when the table speaks TLS to it
+_CA_PART = ("ca", "ca-at", "ca-size")
 
 
 def resume(t):
@@ -30,6 +32,12 @@ def network(t, settings):
     buffers and the uplink's, made here once (measured in docs/wifi.md)."""
     from link.uplink import Uplink
 
+    tls = None
+    if "ca" in settings:  # TLS to the broker, its CA on flash: never plain in its stead
+        tls, why = _context(t.store.folder, settings["ca"])
+        if why:
+            t.link.emit({"type": "error", "what": "wifi", "why": why})
+            return
     if t.station is None:
         from hal.wlan import build
 
@@ -37,7 +45,30 @@ def network(t, settings):
     else:
         wlan = t.station()
     t.link.table = settings["table"]
-    t.net = Uplink(t.link, wlan, settings)
+    t.net = Uplink(t.link, wlan, settings, tls=tls)
+
+
+def _context(folder, crc):
+    """(an ssl.SSLContext that checks the broker's certificate against the CA kept on
+    flash, None), or (None, why not). The context's own buffers are mbedtls's (on an ESP32,
+    ESP-IDF's heap, not MicroPython's: docs/wifi.md, TLS)."""
+    from binascii import crc32
+
+    try:
+        import ssl
+    except ImportError:
+        return None, "this firmware has no TLS (ssl): the table stays off the network"
+    try:
+        with open(folder + _CA, "rb") as f:
+            ca = f.read()
+        if crc32(ca) & 0x3FFFFFFF != crc:
+            return None, "the broker's CA on flash is damaged: set it up again (plateau wifi --ca)"
+        ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+        ctx.verify_mode = ssl.CERT_REQUIRED  # type: ignore[attr-defined]
+        ctx.load_verify_locations(cadata=ca)
+    except (OSError, ValueError) as e:
+        return None, "the broker's CA cannot be used (%s)" % e
+    return ctx, None
 
 
 def command(t, cmd):
@@ -53,8 +84,16 @@ def command(t, cmd):
     if do == "off":
         _leave(t)
         return forget(folder)
+    if do == "plain":  # TLS no more: plain MQTT to the broker
+        old, _ = load(folder)
+        if not old:
+            return "wifi is not set up"
+        old.pop("ca", None)
+        return _keep(t, folder, old) or _gone(folder + _CA)
     if do not in (None, "set"):
-        return "wifi takes off, or settings by name: " + ", ".join(_WIFI)
+        return "wifi takes off, plain, or settings by name: " + ", ".join(_WIFI)
+    if "ca" in cmd:
+        return _ca(t, folder, cmd)
     given = {k: cmd[k] for k in _WIFI if k in cmd}
     if not given:
         return "wifi needs settings (%s), or off" % ", ".join(_WIFI)
@@ -67,6 +106,11 @@ def command(t, cmd):
     why = _broker(settings["broker"]) or _name(settings["table"])
     if why:
         return why
+    return _keep(t, folder, settings)
+
+
+def _keep(t, folder, settings):
+    """The settings on flash, and the table on the network with them at once."""
     try:
         _write(folder + _FILE, folder + "/wifi.tmp", settings)
     except OSError as e:
@@ -74,6 +118,57 @@ def command(t, cmd):
     _leave(t)
     network(t, settings)
     return None
+
+
+def _ca(t, folder, cmd):
+    """A part of the broker's CA certificate (base64 of DER, `ca-at` where it starts, the
+    whole `ca-size`), in order; the last part kept (wifi.ca, its CRC in the settings) and
+    the table on the network over TLS. Parts come one command each (a frame holds 1 KB), the
+    same part again with its id answered again by the link, not written twice."""
+    from binascii import a2b_base64, crc32
+
+    for k in cmd:
+        if k not in _CA_PART and k not in ("cmd", "id", "do"):
+            return "a part of the CA comes alone (ca, ca-at, ca-size), not with %s" % k
+    size, at = cmd.get("ca-size"), cmd.get("ca-at", 0)
+    if size is None:
+        return "ca needs ca-size (the certificate's bytes)"
+    old, _ = load(folder)
+    if not old:
+        return "set the network, broker and table up first, then the CA"
+    try:
+        part = a2b_base64(cmd["ca"])
+    except ValueError:
+        return "ca: a part is base64"
+    tmp = folder + _CA + ".part"
+    try:
+        have = os.stat(tmp)[6] if at else 0
+    except OSError:
+        have = -1
+    if have != at:
+        return "ca: the part at %d is next, not the one at %d" % (max(have, 0), at)
+    if at + len(part) > size:
+        _gone(tmp)
+        return "ca: the parts are longer than ca-size (%d): send them again from 0" % size
+    try:
+        with open(tmp, "ab" if at else "wb") as f:
+            f.write(part)
+        if at + len(part) < size:
+            return None  # (the next part)
+        with open(tmp, "rb") as f:
+            crc = crc32(f.read()) & 0x3FFFFFFF
+        os.rename(tmp, folder + _CA)
+    except OSError as e:
+        return "the flash refused the CA (%s)" % e
+    old["ca"] = crc
+    return _keep(t, folder, old)
+
+
+def _gone(path):
+    try:
+        os.remove(path)
+    except OSError:
+        pass
 
 
 def load(folder):
@@ -106,6 +201,7 @@ def forget(folder):
     except OSError as e:
         if not (e.args and e.args[0] == 2):
             return "the flash refused (%s)" % e
+    _gone(folder + _CA)
     return None
 
 

@@ -19,7 +19,7 @@ CELLS = 19  # the track's rim spans 19 cells
 BOARD = 600.0  # mm, square board
 MARGIN = (BOARD - (CELLS - 1) * PITCH) / 2  # board edge to the outer squares' centres
 SQUARE = 24.0  # mm, the printed square
-CARD = (70.0, 100.0)  # mm, a card spot: 63 x 88 French cards, 61 x 95 Spanish ones, and room
+CARD = (70.0, 100.0)  # mm, a card's place: 63 x 88 French cards, 61 x 95 Spanish ones, and room
 READER_BOARD = (40.0, 60.0)  # mm, the RC522 module's PCB (antenna on it)
 
 # R's squares in grid cells (x right, y up, (0, 0) the bottom-left corner cell).
@@ -55,15 +55,20 @@ def mm(cell) -> tuple[float, float]:
     return MARGIN + cell[0] * PITCH, MARGIN + cell[1] * PITCH
 
 
-# The middle of the board: the draw pile and the discard spot (the reader under it).
+# The middle of the board: the draw pile, the card spot (the reader under it: one card's outline,
+# a shallow recess where each card is laid, read, then moved off) and, beside the spot and out
+# of the reader's field, the discard pile (the cards moved off: Tock's discards; Hold'em's row
+# and Pocha's trick are laid by the players in front of them).
 CENTRE = BOARD / 2
-DISCARD = (CENTRE + 48.0, CENTRE)
+SPOT = (CENTRE + 48.0, CENTRE)
 DRAW = (CENTRE - 48.0, CENTRE)
+PILE_GAP = 25.0  # mm between the spot's outline and the discard pile's
+DISCARD = (SPOT[0], SPOT[1] - CARD[1] - PILE_GAP)
 ESP32_AT = (CENTRE, CENTRE - 95.0)  # under the board, a short reach to the reader
 # Each square's LED sits at its corner, outside a 21 mm pawn base, under a 5 mm window.
 LED_OFFSET = (9.5, 9.5)
 LED_WINDOW_MM = 5.0  # the hole through the top, filled with a clear acrylic rod
-SPOT_LED = (DISCARD[0], DISCARD[1] + CARD[1] / 2 + 8.0)  # beside the card spot's outline
+SPOT_LED = (SPOT[0], SPOT[1] + CARD[1] / 2 + 8.0)  # beside the card spot's outline
 # At the table's ends (a Weykick table's goals; each end's display; the buttons on one side).
 GOALS_AT = {"A": (CENTRE, 0.0), "B": (CENTRE, BOARD)}
 DISPLAYS_AT = {"A": (CENTRE + 60.0, 0.0), "B": (CENTRE - 60.0, BOARD)}
@@ -158,7 +163,7 @@ def runs(lay: Layout) -> list[Run]:
         Run("displays (GND, 3V3, SCL, SDA)", 4, sum(to(p) for p in DISPLAYS_AT.values()),
             "hook-up"),
         Run("buttons (3 inputs, GND)", 4, to(BUTTONS_AT), "hook-up"),
-        Run("the reader (8 pins)", 8, to(DISCARD), "hook-up"),
+        Run("the reader (8 pins)", 8, to(SPOT), "hook-up"),
         Run("the chain's flat cable, ESP32 to register 12", 1, lay.bus_length() / m, "flat"),
     ]  # fmt: skip
 
@@ -230,7 +235,8 @@ def template_svg(lay: Layout) -> str:
             f'<text x="{x:g}" y="{_y(y) + 9:g}" font-size="3" text-anchor="middle">'
             f"bit {bit_of.get(name, '-')}</text>"
         )
-    for (cx, cy), label in ((DRAW, "draw pile"), (DISCARD, "discard: reader below")):
+    places = ((DRAW, "draw pile"), (SPOT, "card spot: reader below"), (DISCARD, "discard pile"))
+    for (cx, cy), label in places:
         b.append(
             _box((cx, cy), CARD, 'fill="none" stroke="black" stroke-dasharray="3 2" '
                  'stroke-width="0.4"')
@@ -238,7 +244,7 @@ def template_svg(lay: Layout) -> str:
         b.append(
             f'<text x="{cx:g}" y="{_y(cy):g}" font-size="5" text-anchor="middle">{label}</text>'
         )
-    b.append(_box(DISCARD, READER_BOARD, 'fill="none" stroke="grey" stroke-width="0.4"'))
+    b.append(_box(SPOT, READER_BOARD, 'fill="none" stroke="grey" stroke-width="0.4"'))
     # each LED's window (the goals' LEDs sit in a Weykick table's goals, not on this top)
     for x, y in lay.leds()[: len(lay.bits) + 1]:
         b.append(
@@ -316,8 +322,8 @@ def wiring_svg(lay: Layout) -> str:
     b.append(f'<rect x="{ex - 28:g}" y="{_y(ey) - 14:g}" width="56" height="28" fill="#333"/>')
     b.append(f'<text x="{ex:g}" y="{_y(ey) + 2:g}" font-size="7" fill="white" '
              'text-anchor="middle">ESP32</text>')  # fmt: skip
-    dx, dy = DISCARD
-    b.append(_box(DISCARD, READER_BOARD, 'fill="#ddd" stroke="black"'))
+    dx, dy = SPOT
+    b.append(_box(SPOT, READER_BOARD, 'fill="#ddd" stroke="black"'))
     b.append(f'<text x="{dx:g}" y="{_y(dy):g}" font-size="6" text-anchor="middle">RC522</text>')
     b.append(f'<path d="M{ex:g} {_y(ey):g}L{dx:g} {_y(ey):g}L{dx:g} {_y(dy):g}" '
              'stroke="#555" stroke-width="1.5" fill="none"/>')  # fmt: skip

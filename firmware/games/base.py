@@ -2,26 +2,20 @@
 # defaults here answer the inputs it has no use for (a Weykick table has no squares, a card
 # game no goals).
 #
-# The pile found again at power-up, which a card game tells from the cards laid since, is
-# games/cards.py's (CardGame): here only what the table asks of every game about it (the
-# cards it knew on the reader, handed to the next game at `new`; the pile said).
-from micropython import const
-
-STRAYS = const(64)  # strays remembered: a deck and its jokers, with room (cards.py too)
+# The card found lying on the spot at power-up, which a card game tells from a card laid, is
+# games/cards.py's (CardGame): here only what the table asks of every game about it (`spot`,
+# the tag last told, handed to the next game at `new`).
 
 
 class Game:
     def __init__(self, emit):
         self.emit = emit  # callable(dict): the link's numbered events
-        # cards on the pile the deal does not count (games/cards.py), oldest first, and how
-        # many of them were there when the deal under way started
-        self.strays = []
-        self.gathered = 0
 
     settings = {}  # type: dict  # the game's settings, checked in full (games/settings.py)
     unsaved = False  # the game changed since it was last saved
     urgent = False  # and it must be saved at the end of this pass, whatever the write rate
     resumed = False  # restored after a reset, not yet said
+    spot = None  # type: str | None  # the tag last read on the spot, UID hex (games/cards.py)
 
     def snapshot(self):
         """The game's state for the host (a game overrides it)."""
@@ -78,44 +72,3 @@ class Game:
         """Called by each game's restore(): it says so at its next step."""
         self.resumed = True
         self.unsaved = False
-
-    # --- the cards on the reader (a card game's: games/cards.py) ------------------------
-
-    def deal(self):
-        """The cards (as the reader names them) counted in the deal under way, the ones on
-        the reader: a card game overrides it."""
-        return ()
-
-    def last_deal(self):
-        """The cards of the deal before, in the order laid, while this one has none."""
-        return ()
-
-    def lying(self, cards):
-        """Cards the board saw laid on the pile that the deal under way does not count (a
-        card refused or taken back, a tag enrolled, the last game's pile at `new`): strays,
-        for the look at the pile at power-up (kept until the deal after next starts)."""
-        strays = self.strays + list(cards)
-        cut = len(strays) - STRAYS
-        if cut > 0:
-            strays = strays[cut:]
-            self.gathered = max(0, self.gathered - cut)
-        self.strays = strays
-        self.unsaved = True
-
-    def on_pile(self, cards, now):
-        """The cards lying on the reader at power-up, all at once (the sense layer's
-        stocktake): [(card or None, uid hex)], maybe none, said as a `pile` event. A game
-        without cards counted none of them: resumed after a reset, it takes each for a card
-        laid (a card game tells its pile from new cards: CardGame.on_pile)."""
-        if not cards:
-            return
-        known = [c for c, _ in cards if c is not None]
-        self.emit({"type": "pile", "cards": known, "unknown": len(cards) - len(known)})
-        if self.resumed:
-            for c, uid in cards:
-                if c is not None:
-                    self.on_card(c, uid, now)
-
-    def settle_pile(self, now):
-        """Before a host command: the cards read at power-up that could be the pile are
-        decided first (a card game's: CardGame.settle_pile); none here."""

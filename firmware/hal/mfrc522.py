@@ -11,7 +11,7 @@
 # driver keeps the bits before it, chooses 1 for the collided bit, and asks again with those
 # bits: tags whose UID does not start so stay silent, until one tag is left. SELECT takes it to
 # the next cascade level or completes its UID; HLTA puts it to sleep, and REQA starts over with
-# the rest. A pile of cards after a power cut is thus read card by card, each once.
+# the rest. Tags laid apart in the field are thus read one by one, each once.
 #
 # Cascade by position (14443-3 6.5.4): at every level but the last the first byte is the
 # cascade tag 88h, known from the SAK's cascade bit, never from the byte's value (a UID byte
@@ -83,11 +83,6 @@ _WAKE_MS = const(150)  # the reference driver's longest wait for PowerDown after
 # count of polls then gave up on an exchange the chip had not had time to end.
 _GIVE_UP_MS = const(50)  # an exchange the chip never ends (its timer ends each in 2.5 ms)
 _RETRY_MS = const(1000)  # a chip that does not answer: try a reset again
-# searches in a row that find no tag awake before every tag in the field counts as read: an
-# ATQA lost on the way leaves the tags READY, and the next REQA only sends them back to IDLE
-# without an answer (14443-3 6.3.3: any other command), so two silences can hide a tag
-_QUIET = const(3)
-_STOCK_POLLS = const(2000)  # read_field's bound: 2 s, room for more than a deck
 
 # results of an exchange
 _SILENT = const(-1)
@@ -135,7 +130,11 @@ class MFRC522:
         self.collisions = 0  # bit collisions resolved (several tags answering at once)
         self.resets = 0  # chip resets after it stopped answering
         self.power_ups = 0  # times the field came on: every tag in it just powered up (IDLE)
-        self.quiet = 0  # REQAs in a row that no tag answered (every tag in the field halted)
+        # REQAs in a row that no tag answered (every tag in the field halted). A caller waits
+        # for three before it takes the field for read: an ATQA lost on the way leaves the tags
+        # READY, and the next REQA only sends them back to IDLE without an answer (14443-3
+        # 6.3.3: any other command), so two silences can hide a tag (sense/cards.py)
+        self.quiet = 0
         # the next search sends WUPA, not REQA: the tags lying halted in the field answer
         # and are read again (sense/cards.py: which cards lie on the card spot)
         self.wake = False
@@ -277,20 +276,6 @@ class MFRC522:
 
     _collpos = 0
     _got = 0
-
-    def read_field(self, polls=_STOCK_POLLS):
-        """Blocking, for power-up only: reads every tag awake in the field, a poll every
-        millisecond, until _QUIET searches in a row find none (or `polls` run out). Returns
-        their UIDs. About 12 polls a tag: a deck in well under a second."""
-        uids = []
-        for _ in range(polls):
-            if self._state == _IDLE and self.quiet >= _QUIET:
-                break
-            uid = self.poll()
-            if uid is not None:
-                uids.append(uid)
-            self._sleep_ms(1)
-        return uids
 
     def busy(self):
         """Whether a tag is being read (poll() will go on with it) or the chip is starting."""

@@ -13,7 +13,8 @@ from games.settings import SettingsError
 from link.link import good_id
 
 # word -> its arguments, in the order the words take them: (name, kind, default). `new`'s
-# arguments are the game's settings; `hello` is the link's own (link/link.py). The words
+# arguments are the game's settings, and `names` (who sits where: seat_names, below);
+# `hello` is the link's own (link/link.py). The words
 # only some games take (Weykick's pause and resume) are in those games' COMMANDS.
 TABLE = {
     "new": (),
@@ -32,12 +33,18 @@ TABLE = {
     # the table on the club's network (over USB only; wifi.py): `wifi off`, or settings
     # by name, merged with those kept. Text, never quoted back in a refusal: two are secret
     "wifi": (
-        ("do", ("opt", ("text", 3)), None),  # off (a choice would quote what it was given)
+        ("do", ("opt", ("text", 5)), None),  # off, or plain (TLS no more); a choice would
+        # quote what it was given
         ("ssid", ("opt", ("text", 32)), None),
         ("password", ("opt", ("text", 64)), None),  # the network's (WPA2: 8 to 63)
         ("broker", ("opt", ("text", 64)), None),  # HOST or HOST:PORT
         ("table", ("opt", ("text", 32)), None),  # its user at the broker, its topics' name
         ("secret", ("opt", ("text", 64)), None),  # its password at the broker
+        # TLS to the broker: the CA's certificate (DER), in parts of base64 (a frame holds
+        # 1 KB): the part, where it starts in the certificate, and the certificate's size
+        ("ca", ("opt", ("text", 700)), None),
+        ("ca-at", ("opt", ("int", 0, 8192)), None),
+        ("ca-size", ("opt", ("int", 1, 8192)), None),
     ),
 }
 
@@ -100,6 +107,8 @@ def typed(cmd, game=None, settings=None):
         name = given.pop("game", game or GAMES[0])  # none played: the first game
         game_of(name)  # SettingsError: not a game, and which are
         out["game"] = name
+        if "names" in given:  # who sits where: the table says it (a `seated` event)
+            out["names"] = seat_names(given.pop("names"))
         if given:  # settings given: checked in full; none: the game starts again as it was
             if name == game and settings:  # the game played: a setting not given keeps its
                 kept = dict(settings)  # value (`new dealer=2` changes the dealer only)
@@ -114,3 +123,47 @@ def typed(cmd, game=None, settings=None):
             "config needs name=value settings: " + ", ".join(d[0] for d in TABLE["config"])
         )
     return out
+
+
+def seat_names(v):
+    """`new`'s names: {seat: name}, or the text a person types (names=R=Ana,G+Y=Luis): at
+    most 10 seats (Hold'em's 10) of 1-7 letters, digits or + (a game's seat: Tock's R or
+    R+B, Weykick's A, a card table's 3), each a name of 1-16 printable characters, no name
+    twice. Which seats the game has is the host's to check (the scoreboard, plateau send):
+    the board says who sits where in its log as it was told. (One function: on a frozen
+    board each function object costs heap.)"""
+    from games.settings import _show
+
+    if isinstance(v, str):
+        if len(v) > 250:
+            raise SettingsError("names: too long")
+        given = {}
+        for part in v.split(","):
+            seat, eq, who = part.partition("=")
+            if not eq:
+                raise SettingsError(
+                    "names is SEAT=NAME,... (names=R=Ana,B=Luis), not %s" % _show(part)
+                )
+            if seat in given:
+                raise SettingsError("names: seat %s named twice" % _show(seat))
+            given[seat] = who
+        v = given
+    if not isinstance(v, dict) or not 0 < len(v) <= 10:
+        raise SettingsError("names: 1 to 10 seats, each SEAT=NAME")
+    seen = []
+    for seat, who in v.items():
+        ok = isinstance(seat, str) and 0 < len(seat) <= 7
+        for ch in seat if ok else "":
+            if not ("A" <= ch <= "Z" or "a" <= ch <= "z" or "0" <= ch <= "9" or ch == "+"):
+                ok = False
+        if not ok:
+            raise SettingsError("names: a seat is 1-7 letters, digits or +, not %s" % _show(seat))
+        if not (isinstance(who, str) and 0 < len(who) <= 16 and who.strip() == who):
+            raise SettingsError("names: a name is 1-16 characters, not %s" % _show(who))
+        for ch in who:
+            if ord(ch) < 32 or ord(ch) == 127:
+                raise SettingsError("names: a name has no control characters")
+        if who in seen:
+            raise SettingsError("names: %s is named twice" % _show(who))
+        seen.append(who)
+    return v

@@ -10,7 +10,10 @@
 #   plateau/<table>/state     retained: {"epoch", "line", "hello", "snapshot"}, the table as
 #                             it stands after the event of that line (for a late joiner: a
 #                             consumer that folded that line already keeps its own fold)
-#   plateau/<table>/presence  retained {"online": true}; the broker's last will says false
+#   plateau/<table>/presence  retained {"online": true, "commands": true} (it takes the
+#                             club's commands: the scoreboard may drive it), again every 5 s
+#                             (a quiet table is still heard); the broker's last will says
+#                             false
 #   plateau/<table>/answers   the answers to the commands read from .../commands
 # `epoch` is the board's boot id (one numbering, as one log is one epoch); the lines are the
 # board's own order of messages: event N is line 3N, the greeting after event N (hello, then
@@ -43,6 +46,10 @@ from link.mqtt import UP, WAITING, Client
 _PER_PASS = const(4)  # stream messages handed to the client per pass at most
 _FIFO = const(16)  # stream messages in flight at most (the client's window)
 _STATE_MS = const(5000)  # the retained state, at most this often while events flow
+# the presence again this often, as a bridge says it is there: a quiet table is still heard
+# (the scoreboard takes a table it has not heard from for 15 s for gone: club/server.py)
+_BEAT_MS = const(5000)
+_PRESENCE = const(b'{"online":true,"commands":true}')
 _HELD = const(4)  # commands waiting for the table, answers waiting for the broker, at most
 _SEP = const((",", ":"))
 _GONE = const("the network went away")
@@ -78,6 +85,7 @@ class Uplink:
         c.will(self._presence, b'{"online":false}')
         c.subscribe((base + "commands").encode())
         self.client = c
+        self.tls = tls is not None  # the broker's certificate checked against the CA kept
         wlan.join(settings["ssid"], settings.get("password") or None)
         self._lines = array("i", [0] * _FIFO)  # stream messages in flight, in order: lines
         self._done = bytearray(_FIFO)  # ... each acknowledged yet
@@ -86,6 +94,7 @@ class Uplink:
         self._next = 0  # the next event to publish on this connection
         self._prev = 0  # the line published last
         self._online = False  # presence said on this connection
+        self._beat_at = 0  # when it was said last
         self._greet = False  # hello and snapshot due on this connection
         self._state_due = self._state_soon = False
         self._state_at = self._now = 0
@@ -165,6 +174,7 @@ class Uplink:
             "table": self.table,
             "network": self.wlan.names[s],
             "broker": self.broker,
+            "tls": self.tls,
             "connected": c.state == UP,
             "backlog": self.link.seq - self.link.acked,
             "published": self.link.acked,
@@ -189,10 +199,12 @@ class Uplink:
             self._prev = 3 * link.acked  # (at most what came before it: never a false hole)
             self._online = False
             self._greet = self._state_due = True
-        if not self._online:
-            if not c.publish(self._presence, b'{"online":true}', retain=True):
-                return
-            self._online = True
+        if not self._online or elapsed(now, self._beat_at) >= _BEAT_MS:
+            if c.publish(self._presence, _PRESENCE, retain=True):
+                self._online = True
+                self._beat_at = now
+            elif not self._online:
+                return  # (said first on each connection: the next pass)
         out = self._out
         while out:
             try:

@@ -1,17 +1,16 @@
-# Card reads: tag UIDs from the reader into cards, and the pile told apart from new cards.
+# Card reads: tag UIDs from the reader into cards, one card at a time on the card spot.
 #
-# The reader halts every tag it reads, so a card resting on the reader answers once; the same
+# The reader halts every tag it reads, so a card resting on the spot answers once; the same
 # card lifted and laid again powers up fresh and is read again.
 #
-# The pile. Whenever the reader's field comes on (power-up, or the chip reset after it stopped
-# answering) every tag lying in it wakes up at once, and the reader takes stock: it reads them
-# all, one by one, until searches find no tag awake (three in a row, so that one damaged
-# answer does not end it early). At power-up this is done before the table starts (it blocks
-# for about 12 ms a card: the board is starting anyway), and the tags found are the pile, told
-# to the game in one `pile` read, not as cards played. After a chip reset mid-game it is done
-# without blocking: the tags already read since power-up are the pile again and are dropped,
-# others count as new cards. From then on every read is a card laid on top. A card laid while
-# the board starts is on the pile when the field comes on: it is taken for the pile.
+# The look at the spot. Whenever the reader's field comes on (power-up, or the chip reset
+# after it stopped answering) a tag lying on the spot wakes up, and the reader looks until
+# searches find no tag awake (three in a row, so that one damaged answer does not end it
+# early). At power-up the tag found is told as ("pile", ...): the game decides whether it is
+# the card it last took, read before the power went (games/cards.py); it is never enrolled.
+# After a chip reset mid-game the tag last told is dropped (it lies there still), any other is
+# a card laid. At most one card lies on the spot (two aligned do not answer at all: the tag
+# model, sim/chips/ntag213.py; two askew are said as two, below).
 #
 # What the halt cannot hide is a tag whose power flickers while it rests (a card at the edge of
 # the field): it re-wakes and is read again. A repeat of the same UID within _REREAD_MS is taken
@@ -23,13 +22,13 @@ from clock import elapsed
 _REREAD_MS = const(600)
 # A new search for a tag (REQA) starts at most every _POLL_MS while none answers: a card is
 # found within 40 ms of landing, and an idle reader costs the scan loop a few SPI writes 25
-# times a second, not 200. While tags answer, the next search starts at once.
+# times a second, not 200. While tags answer, and while the reader looks at the spot after
+# its field came on (a few passes), the next search starts at once.
 _POLL_MS = const(40)
-_QUIET = const(3)  # empty searches in a row that end the stocktaking (see hal/mfrc522.py)
+_QUIET = const(3)  # empty searches in a row that end the look at the spot (hal/mfrc522.py)
 # Two cards on the card spot: while two tags are said to lie there, the tags lying in the
 # field are counted again (a WUPA wakes them from HALT) every _CROWD_MS, until one lies alone
 _CROWD_MS = const(150)
-_SEEN = const(64)  # tags remembered since power-up: a deck and its jokers, with room
 # Tags a table can enrol (`enrol`), besides the ones hardware/tags.json names: two French
 # decks with jokers and a Spanish one (156), with room. They are kept in _TAG bytes each
 # (UID length, UID, the card's name in ASCII, zero-padded: "es:12B" is the longest; sensing
@@ -38,10 +37,9 @@ _SEEN = const(64)  # tags remembered since power-up: a deck and its jokers, with
 # more than the simulated table has to spare at an ESP32's heap. The bytes come in chunks of
 # _CHUNK tags, taken as tags are enrolled: a table that enrols none pays nothing, and no
 # chunk needs a long free run of a fragmented heap. A read looks a tag up in hardware's
-# registry first, then scans these (a few ms on an ESP32, once per card laid; the _SEEN table
-# is scanned the same way).
+# registry first, then scans these (a few ms on an ESP32, once per card laid).
 ENROL_MAX = const(160)
-_SLOT = const(11)  # a remembered UID: its length, then up to 10 bytes
+_SLOT = const(11)  # an enrolled tag's UID: its length, then up to 10 bytes
 _CARD = const(6)  # a card's name, at most
 _TAG = const(17)  # an enrolled tag: the same, then its card's name (_SLOT + _CARD)
 _CHUNK = const(16)
@@ -56,16 +54,14 @@ class CardReads:
         self._reader = reader
         self.registry = registry  # UID hex -> card text ("7H", "X", ...)
         self.reread_ms = reread_ms
-        self._last_uid = None
+        self._last_uid = None  # the tag last told (UID hex)
         self._last_at = 0
+        self._again = False  # it was refused: laid again at once, it is read again (forget)
         self.reads = 0  # cards and tags read and told (a person laying one sees it taken)
         self._searched_at = None
         self._field = 0  # the reader's power_ups when last looked at
-        self.stocktaking = False  # reading what lies in the field after it came on
-        self._first = True  # the first stocktaking since power-up finds the pile
-        self._pile = []  # (card or None, uid hex) found by it
-        self._seen = bytearray(_SEEN * _SLOT)  # UIDs read since power-up (the last _SEEN)
-        self._next = 0  # the slot the next new UID takes
+        self.stocktaking = False  # looking at the spot after the field came on
+        self._pile = True  # a tag read in the look at power-up is told as "pile"
         # The card spot (below, poll): a read is told once the search after it found no
         # other tag (_held until then); two tags in one search are two cards on the spot
         # (_crowd: their (uid, hex), said at once), and nothing is played until one lies
@@ -167,40 +163,23 @@ class CardReads:
     def forget(self):
         """The last read was refused: the same card laid again is a new read, however soon
         (the re-read filter is for a tag flickering at the edge of the field)."""
-        self._last_uid = None
-
-    def take_stock(self):
-        """At power-up, before the table starts: every tag lying on the reader, read at once
-        (blocking). Returns the pile, [(card or None, uid hex), ...] (empty: none there);
-        None when the reader is not up (the stocktaking comes when it is: poll)."""
-        reader = self._reader
-        if not reader.power_ups:
-            return None
-        pile = []  # type: list
-        self._field = reader.power_ups
-        for uid in reader.read_field():
-            self._remember(uid)
-            pile.append((self.card_of(uid), uid_hex(uid)))
-        self._first = False
-        return pile
+        self._again = True
 
     def poll(self, now):
         """None, or one of ("card", card text or None, uid hex) for a card laid (None: an
         unknown tag), ("enrol", card, uid hex) for a tag laid while `enrol_as` waits for one
-        (the table enrols it: learn), ("pile", [(card or None, uid hex), ...], None) once
-        the tags lying on the reader at power-up have all been read (maybe none)."""
+        (the table enrols it: learn), ("pile", card text or None, uid hex) for the tag found
+        lying on the spot at power-up (the game's to tell: games/cards.py), ("two", [card,
+        card], [uid hex, uid hex]) for two cards on the spot at once."""
         reader = self._reader
-        if reader.power_ups != self._field:  # the field (re)started: every tag is awake
+        if reader.power_ups != self._field:  # the field (re)started: a tag lying there wakes
             self._field = reader.power_ups
             self.stocktaking = True
         if not reader.busy():
             if self.stocktaking and reader.quiet >= _QUIET:
                 self.stocktaking = False
-                if self._first:
-                    self._first = False
-                    pile = self._pile
-                    self._pile = []
-                    return "pile", pile, None  # even none: the game knows there is none
+                if self._held is None and self._crowd is None:
+                    self._pile = False  # the look at power-up is over: none lay there
             wake = False
             if self._crowd is not None:
                 if self._recounting and reader.quiet:  # the WUPA search and its reads done
@@ -217,6 +196,7 @@ class CardReads:
                 return self._told(held[0], held[1], now)
             if (
                 not wake
+                and not self.stocktaking  # the look at the spot searches at every pass
                 and reader.quiet
                 and self._searched_at is not None
                 and elapsed(now, self._searched_at) < _POLL_MS
@@ -234,14 +214,9 @@ class CardReads:
                         return None
                 self._crowd_now.append((uid, h))
             return None
-        if self.stocktaking:
-            if self._first:
-                self._remember(uid)
-                self._pile.append((self.card_of(uid, h), h))
-                return None
-            if self._known(uid):
-                return None  # on the pile since before the reset
-        if h == self._last_uid and elapsed(now, self._last_at) < self.reread_ms:
+        if self.stocktaking and not self._pile and h == self._last_uid:
+            return None  # the chip was reset: the card last told lies there still
+        if h == self._last_uid and not self._again and elapsed(now, self._last_at) < self.reread_ms:
             self._last_at = now
             return None
         held = self._held
@@ -260,11 +235,15 @@ class CardReads:
         return "two", [self.card_of(held[0], held[1]), self.card_of(uid, h)], [held[1], h]
 
     def _told(self, uid, h, now):
-        """A tag read alone on the spot: the card laid (or the tag to enrol)."""
+        """A tag read alone on the spot: the card laid (or the tag to enrol, or the tag
+        found lying there at power-up)."""
         self._last_uid = h
         self._last_at = now
+        self._again = False
         self.reads += 1
-        self._remember(uid)
+        if self._pile:
+            self._pile = False
+            return "pile", self.card_of(uid, h), h
         if self.enrol_as is not None:
             return "enrol", self.enrol_as, h
         return "card", self.card_of(uid, h), h
@@ -281,19 +260,9 @@ class CardReads:
         self._crowd = None
         self._crowd_now = []
         if not found:
+            self._pile = False
             return None
         return self._told(found[0][0], found[0][1], now)
-
-    def _known(self, uid):
-        return _find(self._seen, _SLOT, _SEEN, uid) >= 0
-
-    def _remember(self, uid):
-        if self._known(uid):
-            return
-        o = self._next * _SLOT
-        self._seen[o] = len(uid)
-        self._seen[o + 1 : o + 1 + len(uid)] = uid
-        self._next = (self._next + 1) % _SEEN
 
 
 def _find(table, size, count, uid):

@@ -53,7 +53,6 @@ class Sense:
         self.calibration = None  # a list while calibrating: settled sensor edges (bit, level)
         self._now = 0
         self._edge_at = None  # when a sensor edge last settled
-        self._started = False  # the first step takes stock of the cards on the reader
 
     def configure(self, debounce_ms=None, calibrate=None):
         """debounce_ms: the time a square's sensor must hold a new level before it counts
@@ -66,10 +65,10 @@ class Sense:
 
     def step(self, now, game):
         """One pass: every bank read, checked and debounced, each settled edge told to the
-        game's handler for its kind; then the card reader's news (the pile at power-up, a
-        card laid). Returns None, or (card, uid hex) of a tag laid while `enrol` waits for
-        one: the table's to enrol, not the game's. Nothing is allocated while nothing
-        changes. One method: on a frozen board each method costs heap."""
+        game's handler for its kind; then the card reader's news (a card laid, or found
+        lying on the spot at power-up). Returns None, or (card, uid hex) of a tag laid while
+        `enrol` waits for one: the table's to enrol, not the game's. Nothing is allocated
+        while nothing changes. One method: on a frozen board each method costs heap."""
         self._now = now
         banks = self._banks
         rail = self.rail
@@ -114,19 +113,12 @@ class Sense:
         self.scans += 1
         cards = self.cards
         if cards:
-            if not self._started:
-                self._started = True
-                pile = cards.take_stock()
-                if pile is not None:
-                    game.on_pile(pile, now)
             read = cards.poll(now)
             if read:
                 kind, card, uid = read
-                if kind == "card":
-                    if game.on_card(card, uid, now):
+                if kind == "card" or kind == "pile":  # (pile: lying there at power-up)
+                    if game.on_card(card, uid, now, kind == "pile"):
                         cards.forget()  # refused: laid again at once, it is read again
-                elif kind == "pile":
-                    game.on_pile(card, now)
                 elif kind == "two":  # two cards on the card spot: neither played (cards.py)
                     game.emit(
                         {

@@ -373,12 +373,19 @@ class Sim:
         the player, given no confirmation, slides the one under it out, and the card laid is
         read alone, then moved off), two laid askew at once (`pair`: both answer, the table
         says two cards; the player takes the second back and the first is read, then moved
-        off)."""
+        off). Done again after a kill (the first line after the restart), each goes on from
+        the table as it stands: a card no longer lying there was taken already, one lying
+        under or beside another was not read at power-up (two aligned do not answer, two
+        askew are said as two) and is waited for once alone."""
         physical = self.physical
         self.deck(line)
+        again = self.done_line and line == self.done_line + 1
+        spanish = "es:" if self.spanish else ""
         if verb == "take":
-            uid = physical.uid_on_spot(("es:" if self.spanish else "") + args[0])
+            uid = physical.uid_on_spot(spanish + args[0])
             if uid is None:
+                if again:
+                    return  # moved off before the kill
                 raise ScriptError(line, "take %s: that card does not lie on the spot" % args[0])
             physical.take_off(uid)
             return
@@ -388,20 +395,23 @@ class Sim:
                 self.wait_read(line)
             return
         if verb == "stack":
-            under = physical.on_spot()
             uid, laid = self.lay(line, args[0])
+            under = [u for u in physical.on_spot() if u != uid]
             if laid:
                 self.wait_read(line)
             for u in under:  # no confirmation: the card under it slid out
                 physical.take_off(u)
-            self.confirmed(line, uid, laid)
+            self.confirmed(line, uid, laid or bool(under))
             return
         first, laid = self.lay(line, args[0], 0, 0)  # askew: 8 mm apart, both answer
-        second = self.lay(line, args[1], 8, 0)[0]
         if laid:
+            second = self.lay(line, args[1], 8, 0)[0]
             self.wait_read(line)
-        physical.take_off(second)  # the table said two cards: the second taken back
-        self.confirmed(line, first, laid)
+        else:  # the first lies there: the second with it (not yet taken back), or not
+            second = physical.uid_on_spot(spanish + args[1])
+        if second is not None:
+            physical.take_off(second)  # the table said two cards: the second taken back
+        self.confirmed(line, first, laid or second is not None)
 
     def deck(self, line):
         """Which deck the cards of this line are of (the game in play's)."""

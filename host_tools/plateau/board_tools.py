@@ -80,7 +80,9 @@ def judge(r: dict) -> tuple[list[str], bool]:
         where = f"{w.get('network')}" + (f", signal {w['rssi']} dBm" if "rssi" in w else "")
         up = "connected" if w.get("connected") else f"not connected ({w.get('why', 'connecting')})"
         lines.append(
-            f"wifi: table {w.get('table')}, network {where}, broker {w.get('broker')} {up}, "
+            f"wifi: table {w.get('table')}, network {where}, broker {w.get('broker')}"
+            + (" over TLS" if w.get("tls") else "")
+            + f" {up}, "
             f"backlog {w.get('backlog')} events"
         )
         if not w.get("connected"):

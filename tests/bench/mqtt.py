@@ -20,7 +20,7 @@ from plateau.club.broker import free_port, mosquitto  # noqa: E402
 
 def main() -> None:
     mpy = ROOT / "build" / "mpy"
-    for name in ("link/mqtt", "hal/wlan"):
+    for name in ("link/mqtt", "link/mqttconn", "hal/wlan"):
         f = mpy / f"{name}.mpy"
         print(f"{name}.mpy: {f.stat().st_size} B" if f.exists() else f"no {f}: make mpy first")
     exe = mosquitto()
@@ -44,7 +44,7 @@ def main() -> None:
             time.sleep(0.5)
             runs = [
                 ("64-bit unix port, modules as .mpy", ROOT / ".venv/bin/micropython", mpy, True),
-                ("32-bit, firmware frozen", ROOT / "build/mp32/micropython", None, False),
+                ("32-bit, firmware frozen", ROOT / "build/mp32/micropython", None, True),
             ]
             for title, interp, path, tls in runs:
                 if not interp.exists():

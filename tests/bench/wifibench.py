@@ -2,7 +2,8 @@
 them): on the 32-bit build with the firmware frozen at a plain ESP32's 111,936 B heap (the
 64-bit one, code on its heap, without it), a real Mosquitto on 127.0.0.1 (club-broker's ACL):
   - tests/bench/wifi_mpy.py: a pass's time with Wi-Fi publishing, events a second, the
-    backlog drained after a 60 s outage (ESP32 estimates beside this machine's times);
+    backlog drained after a 60 s outage of the access point and after one of the broker
+    (ESP32 estimates beside this machine's times);
   - each game's lowest live free heap over a whole game with the table publishing it
     (tests/firmware/gameheap.py with a broker), against the same game without Wi-Fi.
 Prints; asserts nothing.   python tests/bench/wifibench.py [--mp32 build/mp32/micropython]"""
@@ -22,7 +23,7 @@ sys.path.insert(0, str(ROOT / "host_tools"))
 
 from plateau import HARDWARE  # noqa: E402
 from plateau.build import BUILD, build, mpy_cross  # noqa: E402
-from plateau.club.broker import READER, Mosquitto, mosquitto  # noqa: E402
+from plateau.club.broker import READER, Mosquitto, free_port, mosquitto  # noqa: E402
 from plateau.sim import micropython  # noqa: E402
 
 BENCH = Path(__file__).resolve().parent
@@ -90,7 +91,7 @@ def main(mp32: str | None) -> None:
         state.mkdir()
         done = subprocess.run(
             [interp, "-X", f"heapsize={heap}", "-m", "wifi_mpy", str(broker.port)]
-            + ["bench-loop", users["bench-loop"], str(state)],
+            + ["bench-loop", users["bench-loop"], str(state), str(free_port())],
             env=dict(os.environ, MICROPYPATH=path),
             cwd=state,
             capture_output=True,

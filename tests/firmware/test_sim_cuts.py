@@ -121,13 +121,17 @@ CUTS = 6
 ROOM = not hasattr(gc, "mem_free") or gc.mem_free() > 200000
 
 
-def check_cuts(text, kinds, rng, random_runs=5):
+def check_cuts(text, kinds, rng, random_runs=5, laid=("card",)):
+    """`laid`: the verbs of the lines that lay a card, around which the cuts land (the card
+    spot's `leave`, `stack` and `pair` too: test_sim_spot_cuts)."""
     if not ROOM:
         print("test_sim_cuts: skipped at this heap (%d B free): see ROOM" % gc.mem_free())
         return
     ref, cuts = play(text, kinds)
     assert cuts == 0 and ref, ref
-    cards = lines_of(text, "card")
+    cards = []
+    for verb in laid:
+        cards += lines_of(text, verb)
     actions = cards + lines_of(text, "send") + lines_of(text, "gather")
     runs = []
     for k in AFTER_CARD:  # six cards a run, seeded (each cut costs the heap of a restart)

@@ -20,10 +20,10 @@ def patched(cls, name, fn, script):
 def test_an_exception_in_a_games_card_handler_is_reported_and_play_goes_on():
     real = TockGame.on_card
 
-    def on_card(self, text, uid, now):
+    def on_card(self, text, uid, now, pile=False):
         if text == "7H":
             raise KeyError("a bug")
-        real(self, text, uid, now)
+        real(self, text, uid, now, pile)
 
     evs = patched(
         TockGame,

@@ -1,5 +1,5 @@
 # Hold'em across the board's tick counter wrap (issue 34; wrapkit.py says how): a hand with
-# resets, the pile read again at power-up and its window, heartbeats.
+# resets, the card spot looked at again at power-up, heartbeats.
 from wrapkit import across, counted
 
 HOLDEM = "table holdem seats=3 stacks=100 blinds=1/2 button=1\npace 100\nsend hand\n"

@@ -1,5 +1,5 @@
 # Pocha across the board's tick counter wrap (issue 34; wrapkit.py says how): hands with
-# resets, the pile read again at power-up and its window, heartbeats.
+# resets, the card spot looked at again at power-up, heartbeats.
 from wrapkit import across, counted
 
 POCHA = "table pocha players=3 deck=40 schedule=short dealer=1\npace 150\n"

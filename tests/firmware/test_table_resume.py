@@ -327,55 +327,84 @@ def test_weykick_resumes_armed_goals_and_where_the_ball_was_W2():
 
 
 def tock_deck_out():
-    """A Tock game whose 52 cards are out, the 51st and 52nd on the pile."""
+    """A Tock game whose 52 cards are out, the 52nd (KC, tag "u52") the last read: it lies on
+    the spot when the power comes back."""
     from games.cards import RANKS, SUITS
     from games.tock.tracker import TockGame
 
     g = TockGame(lambda ev: None, ())
     g.played = [r + s for s in SUITS for r in RANKS]
+    g.spot = "u52"
     again = round_trip(g)
     out = []
     again.emit = out.append
     return again, out
 
 
-def test_the_pile_holding_the_decks_last_card_is_not_a_new_card():
+def test_the_decks_last_card_lying_on_the_spot_is_not_a_new_card():
+    # (issue 15's pile holding the deck's last card; on the card spot it is the one card)
     g, out = tock_deck_out()
-    for c in ("QC", "KC", "JC"):  # the pile's top cards, read again at power-up
-        assert g.on_card(c, "u", 10 + len(out)) is False
-    g.step(2000)  # the look at the pile is over: it was the pile
+    assert g.on_card("KC", "u52", 10, pile=True) is False  # found there at power-up
     assert [e for e in out if e["type"] == "card"] == []
-    g.on_card("7H", "u", 3000)  # the next card: a new deck, shuffled
+    assert [e["cards"] for e in out if e["type"] == "pile"] == [["KC"]]
+    g.on_card("7H", "u7", 3000)  # the next card: a new deck, shuffled
     assert [e["card"] for e in out if e["type"] == "card"] == ["7H"]
     assert g.played == ["7H"]
 
 
 def test_the_first_card_of_a_new_deck_laid_while_the_power_was_off():
     g, out = tock_deck_out()
-    g.on_card("5D", "u", 10)  # alone on the reader: the old pile was gathered
-    g.step(2000)
+    g.on_card("5D", "u5", 10, pile=True)  # alone on the spot: KC was moved off
     assert [e["card"] for e in out if e["type"] == "card"] == ["5D"]
+    assert [e for e in out if e["type"] == "pile"] == []
 
 
-def test_the_sense_layer_can_say_which_reads_are_the_pile():
-    g, out = tock_deck_out()
-    g.on_card("KC", "u", 5000, pile=True)
-    g.on_card("QC", "u", 5000, pile=True)
-    g.settle_pile(5000)
-    assert [e for e in out if e["type"] == "card"] == []
-
-
-def test_two_jokers_are_two_cards_at_power_up_T18():
+def test_a_new_game_takes_what_lies_on_the_spot_for_left_over_a_resumed_one_plays_it():
+    # a board with no game on flash knows no card: what lies on the spot at power-up is left
+    # over (said, not played); a resumed game whose flash names no tag read plays it
     from games.tock.tracker import TockGame
 
-    g = TockGame(lambda ev: None, (), {"rules": "toc-fr"})
-    g.played = ["X"]
+    out = []
+    fresh = TockGame(out.append, ())
+    assert fresh.on_card("KC", "u1", 0, pile=True) is False
+    assert [e["type"] for e in out] == ["pile"] and fresh.spot == "u1"
+    g = TockGame(lambda ev: None, ())
     again = round_trip(g)
     out = []
     again.emit = out.append
-    assert again.on_card("X", "u1", 10) is False  # the first joker, on the pile
-    again.on_card("X", "u2", 20)  # the second joker, laid just before the power went
-    assert [e["card"] for e in out if e["type"] in ("card", "discard")][:1] == ["X"]
+    again.on_card("KC", "u1", 0, pile=True)
+    assert [e["card"] for e in out if e["type"] == "card"] == ["KC"]
+    # an older save (no spot kept) errs as a new game does: not played
+    state = g.state()
+    del state["spot"]
+    old = TockGame(lambda ev: None, ())
+    old.restore(state)
+    out = []
+    old.emit = out.append
+    old.on_card("KC", "u1", 0, pile=True)
+    assert [e["type"] for e in out] == ["pile"]
+
+
+def test_two_jokers_are_two_cards_at_power_up_T18():
+    # told apart by their tags: the first lying on the spot is not played again; the second,
+    # laid while the power was off (the first moved off), is a card
+    from games.tock.tracker import TockGame
+
+    for lying in (True, False):
+        g = TockGame(lambda ev: None, (), {"rules": "toc-fr"})
+        g.played = ["X"]
+        g.spot = "u1"
+        again = round_trip(g)
+        out = []
+        again.emit = out.append
+        if lying:
+            assert again.on_card("X", "u1", 10, pile=True) is False  # the first joker
+            again.on_card("X", "u2", 20)  # then the second, laid on the spot
+        else:
+            again.on_card("X", "u2", 20, pile=True)  # the second, found there
+        assert [e["card"] for e in out if e["type"] in ("card", "discard")][:1] == ["X"]
+        assert len([e for e in out if e["type"] == "card"]) == 1, lying
+        assert again.played == ["X", "X"]
 
 
 def test_a_refused_card_laid_again_at_once_is_read_again():
@@ -411,27 +440,41 @@ def test_a_refused_card_laid_again_at_once_is_read_again():
     assert told(200)[1] == "es:5O"  # within the re-read window, and read
 
 
-def test_the_sense_layers_stocktake_of_the_pile():
-    # the pile after the deck's last card, and on it a card laid while the power was off
-    g, out = tock_deck_out()
-    g.on_pile([("QC", "u1"), ("KC", "u2"), (None, "u3")], 0)
-    assert [e["type"] for e in out] == ["pile"]
-    g.on_card("KC", "u2", 100)  # laid again after the stocktake: a card of a new deck
-    assert [e["card"] for e in out if e["type"] == "card"] == ["KC"]
-    # the pile gathered, the next deck's first card laid during the outage
-    g, out = tock_deck_out()
-    g.on_pile([("5D", "u")], 0)
-    assert [e["card"] for e in out if e["type"] == "card"] == ["5D"]
-    # mid-deck: the cards played since the shuffle are the pile, one laid meanwhile is new
+def test_the_tag_found_on_the_spot_at_power_up_each_game():
+    # every card game: the tag last told (a card, an unknown tag) found lying there is said
+    # as `pile` and not played; another tag found there was laid while the power was off
+    from games.holdem.tracker import HoldemGame
+    from games.pocha.tracker import PochaGame
     from games.tock.tracker import TockGame
 
-    t = TockGame(lambda ev: None, ())
-    t.played = ["AS", "2S"]
-    again = round_trip(t)
-    out = []
-    again.emit = out.append
-    again.on_pile([("AS", "u1"), ("2S", "u2"), ("KH", "u3")], 0)
-    assert [e["card"] for e in out if e["type"] == "card"] == ["KH"]
+    for make, card in (
+        (lambda: TockGame(lambda ev: None, ()), "5D"),
+        (lambda: HoldemGame(lambda ev: None, (), {"seats": 3}), "5D"),
+        (lambda: PochaGame(lambda ev: None, (), {"players": 3}), "es:5O"),
+    ):
+        for last, found, said in (
+            ("u1", (card, "u1"), [("pile", [card], 0)]),
+            ("u9", (None, "u9"), [("pile", [], 1)]),
+        ):
+            g = make()
+            g.spot = last
+            again = round_trip(g)
+            out = []
+            again.emit = out.append
+            assert again.on_card(found[0], found[1], 0, pile=True) is False
+            assert [(e["type"], e["cards"], e["unknown"]) for e in out] == said, (card, out)
+            again.on_card(found[0], found[1], 900)  # laid again later: read as any card
+            assert [e for e in out if e["type"] != "pile"], card
+        g = make()
+        g.spot = "u1"
+        again = round_trip(g)
+        out = []
+        again.emit = out.append
+        again.on_card(card, "u2", 0, pile=True)  # laid while the power was off
+        assert [e for e in out if e["type"] != "pile"] and not [
+            e for e in out if e["type"] == "pile"
+        ], card
+        assert again.spot == "u2" and round_trip(again).spot == "u2"
 
 
 def test_a_game_switch_is_saved_with_its_game_event():
@@ -448,13 +491,14 @@ def test_a_redraw_for_the_button_lays_its_cards_on_the_first_rounds_H1():
 
     g = HoldemGame(lambda ev: None, (), {"seats": 3})
     g.command({"cmd": "draw"})
-    for c in ("8C", "QD", "QC", "4C"):  # seats 2 and 3 tie on queens; seat 2 redraws 4C
-        g.on_card(c, "u", 0)
+    for k, c in enumerate(("8C", "QD", "QC", "4C")):  # seats 2 and 3 tie on queens; seat 2
+        g.on_card(c, "u%d" % (k + 1), 0)  # redraws 4C
     again = round_trip(g)
     out = []
     again.emit = out.append
-    again.on_pile([("8C", "u1"), ("QD", "u2"), ("QC", "u3"), ("4C", "u4"), ("6C", "u5")], 0)
-    # the first round's cards and 4C are the pile; 6C, laid during the outage, is seat 3's
+    again.on_card("4C", "u4", 0, pile=True)  # seat 2's redraw, lying on the spot
+    again.on_card("6C", "u5", 100)  # then seat 3's, laid on it
+    # 4C is not played again; 6C is seat 3's
     assert [(e["card"], e["seat"]) for e in out if e["type"] == "card"] == [("6C", "3")]
 
 

@@ -82,9 +82,9 @@ class Room:
     has no ipoll)."""
 
     def __init__(self, password=WPA):
-        from link import mqtt
+        from link import mqttconn
 
-        mqtt._Net = Net
+        mqttconn._Net = Net
         self.clock = VirtualClock()
         self.air = {SSID: [password, -61, True]}
         self.flash = scratch("uplink")
@@ -176,7 +176,8 @@ def test_a_board_without_wifi_loads_nothing_of_it():
         t.step()
     assert t.net is None
     if not loaded:
-        assert "link.uplink" not in sys.modules and "link.mqtt" not in sys.modules
+        for m in ("link.uplink", "link.mqtt", "link.mqttconn"):
+            assert m not in sys.modules, m
 
 
 def test_set_up_over_usb_it_joins_connects_and_publishes_each_event_in_the_bridge_layout():
@@ -209,7 +210,12 @@ def test_set_up_over_usb_it_joins_connects_and_publishes_each_event_in_the_bridg
     assert d["epoch"] == "b0a7d00d" and d["hello"]["game"] == "weykick"
     assert d["snapshot"]["type"] == "snapshot"
     pres = b.on(b"presence")
-    assert pres and pres[0][3] and json.loads(pres[0][4]) == {"online": True}
+    assert pres and pres[0][3] and json.loads(pres[0][4]) == {"online": True, "commands": True}
+    # a quiet table says it is there every 5 s, as a bridge does (the scoreboard takes a
+    # table unheard for 15 s for gone, and drives only tables it hears)
+    n = len(pres)
+    room.run(3000)  # 15 s, no event
+    assert len(b.on(b"presence")) - n in (3, 4), len(b.on(b"presence")) - n
     b.close()
 
 
@@ -386,3 +392,81 @@ def test_a_retained_state_and_a_greeting_on_every_connection():
     assert len(hellos) >= 2  # one a connection, each after the last event then
     assert len(room.broker.on(b"state")) >= 2
     room.broker.close()
+
+
+def test_the_brokers_ca_comes_in_parts_is_kept_and_never_falls_back_to_plain():
+    """`wifi ca=... ca-at=N ca-size=S` (plateau wifi --ca): parts in order, kept in wifi.ca
+    with its CRC in the settings; a part out of order or past the size refused; the CA on
+    flash damaged, or a build without ssl: said in an error event and the table stays off the
+    network (never plain in TLS's stead); `wifi do=plain` forgets the CA. A certificate this
+    port's mbedtls parses: made once by openssl for this test (P-256), kept here as base64."""
+    import os
+    from binascii import a2b_base64, b2a_base64
+
+    room = Room()
+    room.board()
+    room.setup()
+    ca = a2b_base64(CA_B64)
+    parts = [ca[i : i + 150] for i in range(0, len(ca), 150)]
+
+    def part(i, at=None, size=None, **kw):
+        room.ids += 1
+        cmd = {"cmd": "wifi", "id": "c%d" % room.ids, "ca-size": size or len(ca)}
+        cmd["ca"] = b2a_base64(parts[i]).decode().strip()
+        cmd["ca-at"] = i * 150 if at is None else at
+        cmd.update(kw)
+        room.send(**cmd)
+        return room.answers()[-1]
+
+    a = part(1)  # the second part first
+    assert not a["ok"] and "the part at 0 is next" in a["why"], a
+    assert part(0)["ok"]
+    a = part(2)  # the third part where the second is due
+    assert not a["ok"] and "the part at 150 is next" in a["why"], a
+    a = part(1, size=200)
+    assert not a["ok"] and "longer than ca-size" in a["why"], a
+    for i in range(len(parts)):
+        a = part(i)
+        assert a["ok"], (i, a)
+    a = part(0, ssid="other")
+    assert not a["ok"] and "comes alone" in a["why"], a
+    with open(room.flash + "/wifi.ca", "rb") as f:
+        assert f.read() == ca
+    with open(room.flash + "/wifi.json") as f:
+        assert "ca" in json.load(f)["state"]
+    try:
+        import ssl  # noqa: F401
+
+        has_tls = True
+    except ImportError:
+        has_tls = False
+    t = room.table
+    if has_tls:
+        assert t.net is not None and t.net.tls, "the uplink speaks TLS"
+    else:  # the 32-bit frozen build has no ssl: said, off the network
+        errors = [e for e in room.frames() if e["type"] == "error" and e.get("what") == "wifi"]
+        assert t.net is None and "no TLS" in errors[-1]["why"], errors
+    # the CA damaged on flash: at the next power-up the table says so and stays off
+    with open(room.flash + "/wifi.ca", "r+b") as f:
+        f.seek(40)
+        f.write(b"\x00\x00")
+    room.board(boot="b0a7d00e")
+    room.run(3)  # (its events on flash, then on the wire)
+    errors = [e for e in room.frames() if e["type"] == "error" and e.get("what") == "wifi"]
+    assert room.table.net is None and errors, errors
+    assert ("damaged" if has_tls else "no TLS") in errors[-1]["why"], errors
+    room.send(cmd="wifi", id="plain", do="plain")
+    assert room.answers()[-1]["ok"] and room.table.net is not None
+    assert not room.table.net.tls and "wifi.ca" not in os.listdir(room.flash)
+
+
+# A P-256 CA certificate made by `openssl req -x509` for this test (public: no key here)
+CA_B64 = (
+    "MIIBiTCCAS+gAwIBAgIUOanLftwb/keUEWI2d3Uty1QJA6kwCgYIKoZIzj0EAwIwGjEYMBYGA1UEAwwPcGxhdGVh"
+    "dSB0ZXN0IENBMB4XDTI2MTIwMjAxMjUxNFoXDTI2MTIwMzAxMjUxNFowGjEYMBYGA1UEAwwPcGxhdGVhdSB0ZXN0"
+    "IENBMFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAEHwwIrtdS53XnCne4D/wdvns9DLhc71oKA9IQllK/IbsPeH6Z"
+    "vF9p5GKJZLAq047miLXAeS3dRo04lTW6W0dCcKNTMFEwHQYDVR0OBBYEFLnCmcgg2MIV3ewRD1dZeihKXZmOMB8G"
+    "A1UdIwQYMBaAFLnCmcgg2MIV3ewRD1dZeihKXZmOMA8GA1UdEwEB/wQFMAMBAf8wCgYIKoZIzj0EAwIDSAAwRQIg"
+    "ZQY1B82w7Ui2O2MB/Q7a0kZQUmWKooORV8RFuaOBP/0CIQCypLKz1EDDVaM5Tw7VYgQoldXg1e9qE1qzxfa5MAsI"
+    "mg=="
+)

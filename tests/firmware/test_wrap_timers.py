@@ -2,7 +2,7 @@
 # points within seconds of its wrap (issue 34): each must fire after the same elapsed time
 # as from a counter at 0, checked against a model in true (never wrapping) time. The games'
 # own timers (debounce as the games see it, Tock's settle and illegal time, Weykick's
-# lockout, stuck time and match clock, the card games' pile window) are played through the
+# lockout, stuck time and match clock) are played through the
 # whole simulated table in test_sim_wrap_*; here are the parts a table script cannot time
 # to the ms: the debounce itself, the store's save cadence, the link's heartbeat, the
 # table's error reports and its loop's period, the watchdog's stable time, and Sense's

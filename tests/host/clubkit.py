@@ -58,10 +58,11 @@ def script(game: str, seed: int) -> str:
     return generate_holdem(3, 4, seed=seed).script
 
 
-def simulate(folder: Path, game: str, seed: int) -> subprocess.Popen:
-    """`plateau sim` of a generated game, logging to folder/<game>.jsonl (started, not waited)."""
+def simulate(folder: Path, game: str, seed: int, text: str | None = None) -> subprocess.Popen:
+    """`plateau sim` of a generated game (or of the script `text`), logging to
+    folder/<game>.jsonl (started, not waited)."""
     table = folder / f"{game}.table"
-    table.write_text(script(game, seed))
+    table.write_text(text if text is not None else script(game, seed))
     return subprocess.Popen(
         [sys.executable, "-m", "plateau", "sim", str(table), "--json"]
         + ["--log", str(folder / f"{game}.jsonl"), "--db", str(folder / f"{game}.sqlite")],

@@ -308,7 +308,9 @@ def test_broker_stopped_killed_and_bridge_restarted_mid_game(logs, tmp_path):
 
 def test_fold_never_fails_on_events_out_of_place(logs):
     """Lines of every game, shuffled, dropped and mixed (a log after losses, a board's odd
-    events): the fold goes on and its state stays plain JSON, for every seed."""
+    events): the fold goes on and its state stays plain JSON, and each game's move list says
+    each event or leaves it out (its `said`, called without the state's guard), for every
+    seed."""
     pool = [ev for path in logs.values() for _, ev in events_of(path)]
     rng = random.Random(11)
     errors = 0
@@ -316,7 +318,9 @@ def test_fold_never_fails_on_events_out_of_place(logs):
         st = TableState("t")
         picks = rng.sample(pool, 300)
         for n, ev in enumerate(picks, 1):
-            st.feed(n, ev)
+            if st.feed(n, ev) and st.fold is not None:
+                said = st.fold.said(ev["type"], ev, lambda seat: f"<{seat}>")
+                assert said is None or isinstance(said, str), (ev, said)
         json.dumps(st.to_dict())
         errors += "fold_error" in st.view
     REPORT.append(f"club fold fuzz: 200 x 300 shuffled events of 3 games, {errors} said not shown")

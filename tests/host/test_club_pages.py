@@ -3,7 +3,10 @@ game's page at its start, middle and end, on a 360 px phone and a 1280 px screen
 players' names (never a bare seat number once named), each game's end in words (Tock's and
 Weykick's winner, Pocha's turn and who played which card, Hold'em's pots won and its street),
 no "[object", "undefined" or "NaN", nothing wider than the screen; the club page's cards in
-words; the TV mode cycling the tables. Screenshots land in build/club/pages/.
+words; the TV mode cycling the tables. Each of those moments again through its link
+(/table/<t>/at/<log>/<line>): the same drawing as the live page at that line, beside the
+game's move list; and the league, results and player pages once the games are over.
+Screenshots land in build/club/pages/.
 
 A scoreboard in this process (its Club fed line by line from simulated games' logs, its
 server on a free port): what a page draws does not depend on how the lines came."""
@@ -11,6 +14,8 @@ server on a free port): what a page draws does not depend on how the lines came.
 from __future__ import annotations
 
 import asyncio
+import json
+import random
 import re
 import threading
 import time
@@ -22,6 +27,8 @@ from test_club_browser import browser
 from plateau import ROOT
 from plateau.club.league import League
 from plateau.club.server import Club, Server
+from plateau.club.state import TableState
+from plateau.games.holdem.generate import generate as generate_holdem
 from plateau.logger import read_log
 
 LONG = "Maximiliana Fernández-Oyelaran"  # a name that must wrap on a phone, not widen the page
@@ -39,7 +46,9 @@ BAD_WORDS = ("[object", "undefined", "NaN", "null")
 @pytest.fixture(scope="module")
 def logs(tmp_path_factory):
     folder = tmp_path_factory.mktemp("pages")
-    procs = {g: simulate(folder, g, seed=8) for g in NAMES}
+    # Hold'em played until one seat has every chip: its end, a winner and a league result
+    whole = generate_holdem(3, 60, seed=8, stacks=40, to_the_end=True).script
+    procs = {g: simulate(folder, g, seed=8, text=whole if g == "holdem" else None) for g in NAMES}
     for g, p in procs.items():
         assert p.wait(600) == 0, (g, p.stderr.read().decode() if p.stderr else "")
     return {g: [ev for _, ev, _ in read_log(folder / f"{g}.jsonl") if ev] for g in NAMES}
@@ -110,6 +119,25 @@ def seen(driver) -> tuple[str, int, int]:
     )
 
 
+def person(driver, px: int, where: str) -> str:
+    """What every page must pass: no '[object', 'undefined', 'NaN' or 'null', nothing wider
+    than the screen (the width asked for: a phone's browser widens its window to a page too
+    wide, so window.innerWidth would hide it). The page's text."""
+    text, wide, _ = seen(driver)
+    for word in BAD_WORDS:
+        assert word not in text, (where, word, text)
+    assert wide <= px, (where, wide, px)
+    return text
+
+
+# the game as drawn, without the live page's running match clock
+DRAWN = (
+    "const d = document.getElementById('drawing'); if (!d) return null;"
+    " const c = d.cloneNode(true); c.querySelectorAll('#clock').forEach((e) => e.remove());"
+    " return c.textContent"
+)
+
+
 def test_every_page_reads_at_a_glance_at_360_and_1280(logs, tmp_path):
     driver = browser()
     board = Scoreboard(tmp_path / "club.sqlite")
@@ -135,17 +163,19 @@ def test_every_page_reads_at_a_glance_at_360_and_1280(logs, tmp_path):
                         f"{g}'s page at line {upto}",
                     )
                     time.sleep(0.2)  # the layout settled
-                    text, wide, screen = seen(driver)
                     driver.save_screenshot(str(SHOTS / f"{g}-{stage}-{px}.png"))
                     where = f"{g} {stage} at {px} px"
-                    for word in BAD_WORDS:
-                        assert word not in text, (where, word, text)
+                    text = person(driver, px, where)
                     assert "Not live" not in text, (where, text)  # heard from 5 s ago at most
-                    assert wide <= screen, (where, wide, screen)
                     assert "Ana" in text, (where, text)
                     bare = re.search(r"(?<!\()\b(seat \d|side [AB])\b", text)  # not "Ana (side A)"
                     assert not bare, (where, bare, text)
                     look(g, stage, evs[:upto], text, where)
+                    live = driver.execute_script(DRAWN)
+                    # the same moment through its link: the same drawing, and the moves
+                    moment(driver, board.url, g, upto, px, f"{where}, its link")
+                    assert driver.execute_script(DRAWN) == live, (where, live)
+                    look(g, stage, evs[:upto], driver.execute_script(DRAWN), f"{where}, its link")
                     checked += 1
         # the club page: each table's game in words, with names
         for px in WIDTHS:
@@ -153,11 +183,8 @@ def test_every_page_reads_at_a_glance_at_360_and_1280(logs, tmp_path):
             driver.get(board.url)
             wait_for(lambda: len(driver.find_elements("css selector", ".tablecard")) == 4, 30, "")
             time.sleep(0.3)
-            text, wide, screen = seen(driver)
             driver.save_screenshot(str(SHOTS / f"club-{px}.png"))
-            assert wide <= screen, (px, wide, screen)
-            for word in BAD_WORDS:
-                assert word not in text, (word, text)
+            person(driver, px, f"the club page at {px} px")
             said = driver.execute_script(
                 "return Object.fromEntries([...document.querySelectorAll('.tablecard')]"
                 ".map(c => [c.dataset.table, c.querySelector('.said').textContent]))"
@@ -188,9 +215,130 @@ def test_every_page_reads_at_a_glance_at_360_and_1280(logs, tmp_path):
             time.sleep(0.5)
         driver.save_screenshot(str(SHOTS / "tv.png"))
         assert shown == set(NAMES), shown
+        # the games over: the league, the results and the players' pages
+        records(driver, board)
+        folds_alike(board, logs)
     finally:
         driver.quit()
     assert checked == 4 * 3 * len(WIDTHS)
+
+
+def moment(driver, url: str, game: str, line: int, px: int, where: str) -> str:
+    """A moment's page (the table's log e1 at `line`): drawn, read as a person reads it,
+    its move list on the move of that line (or the last before it); its text."""
+    driver.get(f"{url}table/{game}/at/e1/{line}")
+    wait_for(
+        lambda: (
+            driver.execute_script(
+                "return window.plateau && plateau.moment ? plateau.moment.line : 0"
+            )
+            == line
+        ),
+        30,
+        f"{where}: the moment's page",
+    )
+    time.sleep(0.2)
+    driver.save_screenshot(str(SHOTS / f"moment-{game}-{line}-{px}.png"))
+    text = person(driver, px, where)
+    assert f"line {line} of the table's log" in text, (where, text)
+    moves, now = driver.execute_script(
+        "const m = plateau.moment; const now = document.querySelector('#moves .now');"
+        " return [m.moves.map((x) => x.line), now ? Number(now.dataset.line) : null]"
+    )
+    assert moves, where  # every game says at least its beginning
+    assert now == max(n for n in moves if n <= line), (where, now, moves)
+    if len(moves) > 1:  # a move past the game's beginning names its player
+        said = driver.execute_script("return document.getElementById('moves').textContent")
+        assert any(who in said for who in NAMES[game].values()), (where, said)
+    return text
+
+
+def records(driver, board: Scoreboard) -> None:
+    """The league of each game with the date of each result and links to its players and its
+    moves; the night's and each table's results; each player's page: the games, a rating
+    chart with a point a rated game, head to head; every one at 360 and 1280 px."""
+    today = time.strftime("%Y-%m-%d")
+    standings = {g: board.league.standings(g) for g in NAMES}
+    for px in WIDTHS:
+        width(driver, px)
+        for g in NAMES:
+            driver.get(f"{board.url}league/{g}")
+            wait_for(lambda: driver.find_elements("css selector", "#history"), 30, g)
+            time.sleep(0.2)
+            driver.save_screenshot(str(SHOTS / f"league-{g}-{px}.png"))
+            text = person(driver, px, f"the {g} league at {px} px")
+            rows = driver.find_elements("css selector", "#history tr[data-result]")
+            assert len(rows) == len(standings[g]["history"]), (g, text)
+            for row in rows:
+                assert today in row.find_element("css selector", ".when").text, (g, row.text)
+                assert row.find_elements("css selector", "a.moves"), (g, row.text)
+            for r in standings[g]["ratings"]:
+                assert r["player"] in text, (g, r, text)
+        for path in ("results", "results/table/pocha"):
+            driver.get(board.url + path)
+            wait_for(lambda: driver.find_elements("css selector", "#results"), 30, path)
+            time.sleep(0.2)
+            driver.save_screenshot(str(SHOTS / f"{path.replace('/', '-')}-{px}.png"))
+            person(driver, px, f"/{path} at {px} px")
+        for who in ("Ana", LONG, "Dmitri"):
+            driver.get(f"{board.url}player?name={who}")
+            wait_for(lambda: driver.find_elements("css selector", "#played"), 30, who)
+            time.sleep(0.2)
+            driver.save_screenshot(str(SHOTS / f"player-{who.split()[0]}-{px}.png"))
+            text = person(driver, px, f"{who}'s page at {px} px")
+            assert driver.find_element("css selector", "#player").text == who
+            for g, st in standings.items():
+                mine = [r for r in st["ratings"] if r["player"] == who]
+                if not mine:
+                    continue
+                box = f"section[data-game={g}]"
+                drawn = driver.find_element("css selector", f"{box} svg.chart")
+                assert drawn.get_attribute("data-points") == str(mine[0]["games"]), (who, g)
+                assert f"rating {mine[0]['rating']}" in text, (who, g, text)
+                met = driver.find_elements("css selector", f"{box} .h2h tr[data-opponent]")
+                others = {p for h in st["history"] for p in h["names"].values()} - {who}
+                assert {m.get_attribute("data-opponent") for m in met} == others, (who, g)
+    # a moment's link that is past the end of the log: a page that says so, 404
+    width(driver, 360)
+    driver.get(f"{board.url}table/tock/at/e1/99999999")
+    wait_for(lambda: driver.find_elements("css selector", "#refused"), 30, "the refusal")
+    text = person(driver, 360, "a moment past the end")
+    assert "past the end" in text, text
+
+
+def folds_alike(board: Scoreboard, logs: dict[str, list[dict]]) -> None:
+    """Each moment's state, at lines drawn at random and around the kept copies of the fold
+    (every 128 lines), is the live fold's at that line: a TableState fed the log's lines up to
+    it, as the live page was."""
+    import urllib.request
+
+    rng = random.Random(32)
+    for g, evs in logs.items():
+        picks = set(rng.sample(range(1, len(evs) + 1), min(12, len(evs))))
+        picks |= {n for k in (128, 256) for n in (k - 1, k, k + 1) if n <= len(evs)}
+        live = TableState(g, "e1")
+        for n, ev in enumerate(evs, 1):
+            live.feed(n, ev)
+            if n not in picks:
+                continue
+            with urllib.request.urlopen(f"{board.url}api/table/{g}/at/e1/{n}") as r:
+                got = json.loads(r.read())
+            assert got["line"] == n
+            assert timeless(got["state"]) == timeless(json.loads(json.dumps(live.to_dict()))), (
+                g,
+                n,
+            )
+
+
+def timeless(d: dict) -> dict:
+    """A state without what the scoreboard's clock put in it (when each line was folded)."""
+    d = json.loads(json.dumps(d))
+    d.pop("updated", None)
+    d.get("game_start", {}).pop("wall", None)
+    d.get("view", {}).pop("clock_wall", None)
+    for r in d.get("finished", []):
+        r.pop("duration_s", None)
+    return d
 
 
 def look(game: str, stage: str, evs: list[dict], text: str, where: str) -> None:
@@ -219,3 +367,5 @@ def look(game: str, stage: str, evs: list[dict], text: str, where: str) -> None:
             assert street in text, (where, street, text)
         if hand_over == "hand_end":
             assert " won " in text and "Pot: 0" not in text, (where, text)
+        if stage == "end":  # one seat has every chip: the game's winner
+            assert "every chip" in text and "Winner: " in text, (where, text)

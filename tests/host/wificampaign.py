@@ -231,9 +231,17 @@ class Usb(threading.Thread):
 # --- the scoreboard ------------------------------------------------------------------------
 
 
+RESEND_S = 2.0  # a command unanswered is sent again (same id) this often, as club/control.py
+
+
 class Scoreboard:
     """Every table's topics as `plateau serve` takes them (a persistent session, QoS 1; each
-    message through plateau.club.server.Club), and counted: by (boot, seq), in order, gaps."""
+    message through plateau.club.server.Club), and counted: by (boot, seq), in order, gaps.
+    It sends commands as `plateau serve` does (club/control.py): to a table whose presence
+    says it is online, again with the same id every RESEND_S until answered (its own thread).
+    A command published before a table ever subscribed reaches no one, and one sent once and
+    again only at the end of a run found a table whose game ended early gone: the open
+    finding of docs/wifi.md (tests/host/test_wifi_first_command.py)."""
 
     def __init__(self, port: int, password: str):
         self.club = Club()
@@ -254,6 +262,9 @@ class Scoreboard:
         self._reports: dict[str, float] = {}
         self.subscribed = threading.Event()
         self.trail: dict[str, list[bytes]] = {}  # table -> its answers topic's messages
+        self.online: dict[str, bool] = {}  # each table's presence
+        self._last: dict[tuple[str, str], float] = {}  # (table, id) -> when last sent
+        self.sends = 0  # commands published, first sends and again
         c = mqtt.Client(
             mqtt.CallbackAPIVersion.VERSION2, client_id="wifi-scoreboard", clean_session=False
         )
@@ -269,12 +280,20 @@ class Scoreboard:
         self.client = c
         c.connect("127.0.0.1", port, keepalive=5)
         c.loop_start()
+        self._stop = threading.Event()
+        self._pump = threading.Thread(target=self._resend, daemon=True)
+        self._pump.start()
 
     def _on_message(self, client, userdata, msg) -> None:
         _, table, what = msg.topic.split("/")
         with self.lock:
             self.messages.append(msg.payload)
             self.club.message(table, what, msg.payload)
+            if what == "presence":
+                try:
+                    self.online[table] = json.loads(msg.payload or b"{}").get("online") is True
+                except (ValueError, AttributeError):
+                    self.online[table] = False
             if what == "answers":
                 self.trail.setdefault(table, []).append(msg.payload[:120])
                 d = json.loads(msg.payload)
@@ -317,13 +336,33 @@ class Scoreboard:
             taken.append(ev)
 
     def command(self, table: str, cid: str, word: str) -> None:
-        """A command to a table (again with the same id until it is answered)."""
-        self.sent[(table, cid)] = word
-        self.client.publish(
-            f"plateau/{table}/commands", json.dumps({"cmd": word, "id": cid}), qos=1
-        )
+        """A command to a table: sent once the table is online, again with the same id every
+        RESEND_S until it is answered."""
+        with self.lock:
+            self.sent.setdefault((table, cid), word)
+
+    def _resend(self) -> None:
+        while not self._stop.wait(0.05):
+            now = time.monotonic()
+            with self.lock:
+                due = [
+                    (table, cid, word)
+                    for (table, cid), word in self.sent.items()
+                    if cid not in self.answers.get(table, {})
+                    and self.online.get(table)
+                    and now - self._last.get((table, cid), -RESEND_S) >= RESEND_S
+                ]
+                for table, cid, _ in due:
+                    self._last[(table, cid)] = now
+                self.sends += len(due)
+            for table, cid, word in due:
+                self.client.publish(
+                    f"plateau/{table}/commands", json.dumps({"cmd": word, "id": cid}), qos=1
+                )
 
     def close(self) -> None:
+        self._stop.set()
+        self._pump.join(2)
         self.client.loop_stop()
         self.client.disconnect()
 
@@ -436,16 +475,15 @@ def campaign(seed: int, seconds: float, games=GAMES, folder: Path | None = None)
             b.air.unlink(missing_ok=True)
             relays[b.name].calm.set()
             relays[b.name].closed.clear()
-        # commands sent again (same id) until answered, and the boards' last events (the
-        # boards stay on, waiting for their USB host's bye)
+        # the commands' last answers (sent again until answered) and the boards' last events
+        # (the boards stay on, waiting for their USB host's bye)
         end = time.monotonic() + 60
         while time.monotonic() < end:
-            missing = [k for k in sub.sent if k[1] not in sub.answers.get(k[0], {})]
+            with sub.lock:
+                missing = [k for k in sub.sent if k[1] not in sub.answers.get(k[0], {})]
             lagging = [b for b in boards if _missing(b, sub)]
             if not missing and not lagging:
                 break
-            for table, cid in missing:
-                sub.command(table, cid, sub.sent[(table, cid)])
             time.sleep(0.5)
         for u in usbs:
             u.release.set()
@@ -528,8 +566,11 @@ def _count(seed, seconds, boards, usbs, sub, relays, counts, users, wpa) -> dict
     for r in relays.values():
         for k, v in r.faults.items():
             faults[k] = faults.get(k, 0) + v
+    running = {b.name: b.running() for b in boards}
     unanswered = [
-        f"{tb} {cid} {w}" for (tb, cid), w in sub.sent.items() if cid not in sub.answers.get(tb, {})
+        f"{tb} {cid} {w}" + ("" if running.get(tb) else " (its board had stopped)")
+        for (tb, cid), w in sub.sent.items()
+        if cid not in sub.answers.get(tb, {})
     ]
     answered = len(sub.sent) - len(unanswered)
     # a selftest done twice: twice without a restart of its board between (a restart before

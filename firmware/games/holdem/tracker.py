@@ -40,7 +40,6 @@ class HoldemGame(CardGame):
         self.community = []  # the cards laid face up for every seat (the "board" on the wire)
         self.hole = {}
         self.seen = []  # cards read this hand (H8: never twice)
-        self.before = []  # the last hand's cards: on the reader until this hand's first
         self.showing = None  # the seat whose hole cards are being laid
         self.drawing = None  # type: list | None  # H1: seats still to lay a card, in order
         self.draws = {}
@@ -83,14 +82,11 @@ class HoldemGame(CardGame):
             "board": [name(c) for c in self.community],
             "hole": dict((s, [name(c) for c in self.hole[s]]) for s in self.hole),
             "seen": [name(c) for c in self.seen],
-            "before": [name(c) for c in self.before],
             "showing": self.showing,
             "drawing": self.drawing,
             "draws": dict((s, name(c)) for s, c in self.draws.items()),
             "drawn": [name(c) for c in self.drawn],
-            "refused": self.refused,
-            "strays": self.strays,
-            "gathered": self.gathered,
+            "spot": self.spot or "",
         }
 
     def restore(self, state):
@@ -105,7 +101,6 @@ class HoldemGame(CardGame):
         hole = state.get("hole", {})
         self.hole = dict((s, [card(c) for c in hole[s]]) for s in hole)
         self.seen = [card(c) for c in state.get("seen", [])]
-        self.before = [card(c) for c in state.get("before", [])]
         self.showing = state.get("showing")
         self.drawing = state.get("drawing")
         draws = state.get("draws", {})
@@ -116,25 +111,16 @@ class HoldemGame(CardGame):
     # --- cards from the reader (H8) ---------------------------------------------------
 
     def _gathered(self):
-        """The cards on the reader are gathered for a new deal (hand, draw): until its first
-        card, they are what a reset would find there."""
-        self.before = self.seen or self.drawn or self.before
+        """The cards are gathered for a new deal (hand, draw): none read in it yet."""
         self.seen, self.draws, self.drawn = [], {}, []
-        self.dealt()
-
-    def deal(self):  # this hand's cards, or the draw's
-        return [name(c) for c in self.seen + self.drawn]
-
-    def last_deal(self):
-        return [name(c) for c in self.before]
 
     def on_card(self, text, uid, now, pile=False):
         """A card read; True when it was refused (it may be laid again at once)."""
+        if self.from_pile(text, uid, pile):
+            return False  # read before the power went, lying on the spot still
         if text is None:
             self.unknown_tag(uid)
             return False
-        if self.from_pile(text, uid, now, pile):
-            return False  # the pile, found again as the reader powered up after a reset
         why = self._card(text)
         if why:
             if self.refuse(text):

@@ -49,7 +49,6 @@ class PochaGame(CardGame):
         self.totals = dict((seat, 0) for seat in self.seats)
         self.hand_no = 0
         self.tiebreak = False
-        self.before = []  # the last hand's cards: on the reader until this hand's first
         self.drawing = None  # type: list | None  # K2: seats still to lay a card, in order
         self.draws = {}  # type: dict  # seat -> its card in this round of the draw
         self.drawn = []  # type: list  # every card of the draw, ties' rounds included
@@ -62,18 +61,8 @@ class PochaGame(CardGame):
         return self.seats[(self.seats.index(seat) + 1) % len(self.seats)]
 
     def _start_hand(self):
-        self.before = self._hand_cards()  # gathered for the deal: until its first card,
-        self._deal()  # what a reset would find on the reader
-        self.dealt()
+        self._deal()
         self._announce()
-
-    def _hand_cards(self):
-        """This hand's cards on the reader, in the order laid: the turned card (but on a
-        full deal the dealer takes it back into the hand: K4), then every play."""
-        out = [self.turned] if self.turned and not self.full else []
-        for _, plays in self.tricks:
-            out += [c for _, c in plays]
-        return out + [c for _, c in self.table]
 
     def _deal(self):
         self.n = self.plan[self.hand_no] if not self.tiebreak else 1  # K8: tie-breaks of 1
@@ -152,10 +141,7 @@ class PochaGame(CardGame):
             "to_play": self.to_play,
             "taken": self.taken,
             "void": self.void,
-            "before": self.before,
-            "refused": self.refused,
-            "strays": self.strays,
-            "gathered": self.gathered,
+            "spot": self.spot or "",
         }
 
     def restore(self, state):
@@ -188,7 +174,6 @@ class PochaGame(CardGame):
         self.to_play = state["to_play"]
         self.taken = dict(state["taken"])
         self.void = dict((s, list(state["void"][s])) for s in seats)
-        self.before = [_card(c) for c in state["before"]]
         drawing = state.get("drawing")
         if drawing is not None and not all(s in seats for s in drawing):
             raise ValueError("saved draw does not fit the seats")
@@ -207,17 +192,10 @@ class PochaGame(CardGame):
 
     # --- cards from the reader ----------------------------------------------------------
 
-    def deal(self):
-        cards = self.drawn if self.drawing is not None else self._hand_cards()
-        return [PREFIX + name(c) for c in cards]
-
-    def last_deal(self):
-        return [PREFIX + name(c) for c in self.before]
-
     def on_card(self, text, uid, now, pile=False):
         """A card read; True when it was refused (it may be laid again at once)."""
-        if isinstance(text, str) and self.from_pile(text, uid, now, pile):
-            return False  # the pile, found again as the reader powered up after a reset
+        if self.from_pile(text, uid, pile):
+            return False  # read before the power went, lying on the spot still
         why = self._card(text)
         if why:
             if text is None or self.refuse(text):
@@ -273,9 +251,7 @@ class PochaGame(CardGame):
                 }
             )
             return None
-        self.drawing, self.draws = None, {}
-        self.before, self.drawn = self.drawn, []  # gathered for the deal, as a hand's are
-        self.dealt()
+        self.drawing, self.draws, self.drawn = None, {}, []  # gathered for the deal
         self.dealer = dealer
         self.settings["dealer"] = dealer
         self.emit({"type": "dealer", "seat": dealer})

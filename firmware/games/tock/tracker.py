@@ -88,9 +88,7 @@ class TockGame(CardGame):
             "position": self.pos.to_dict(),
             "card": str(self.card) if self.card else None,
             "played": self.played,
-            "refused": self.refused,
-            "strays": self.strays,
-            "gathered": self.gathered,
+            "spot": self.spot or "",
             # squares hands touched since the card: a reset mid-move must not forget a
             # square lifted and set down again (a capture's, a Jack's first pawn)
             "touched": sorted(self.touched),
@@ -192,6 +190,8 @@ class TockGame(CardGame):
 
     def on_card(self, text, uid, now, pile=False):
         """A card read; True when it was refused (it may be laid again at once)."""
+        if self.from_pile(text, uid, pile):
+            return False  # read before the power went, lying on the spot still
         if text is None:
             self.unknown_tag(uid)
             return False
@@ -200,8 +200,6 @@ class TockGame(CardGame):
         except CardError as e:
             self.emit({"type": "error", "what": "unknown-tag", "uid": uid, "why": str(e)})
             return False
-        if self.from_pile(str(card), uid, now, pile):
-            return False  # the pile, found again as the reader powered up after a reset
         pos = self.pos
         if pos.winner() is not None:
             return self._refuse(card, "game-over", "the game is over (T19): start a new game")
@@ -213,7 +211,6 @@ class TockGame(CardGame):
             )
         if self._deck_out():
             self.played = []  # the whole deck was out: this card starts it again, shuffled
-            self.dealt()
         if self._already_played(card):
             return self._refuse(
                 card, "card-replayed", "%s was already played since the last shuffle" % card
@@ -247,12 +244,6 @@ class TockGame(CardGame):
     def _deck_out(self):
         return len(self.played) >= DECK + self.pos.flags["jokers"]
 
-    def deal(self):  # the deck since the shuffle: the cards on the pile
-        return () if self._deck_out() else self.played
-
-    def last_deal(self):  # the whole deck is out: its pile, until the next card
-        return self.played if self._deck_out() else ()
-
     def _refuse(self, card, what, why):
         if self.refuse(str(card)):
             self.emit({"type": "error", "what": what, "card": str(card), "why": why})
@@ -280,7 +271,6 @@ class TockGame(CardGame):
                 pos = self._start()
             except PositionError as e:
                 return str(e)
-            self.lying(self.played)  # the pile stays (the `new` button's too: games/base.py)
             self.new_game(pos)
             self.emit({"type": "game", "game": "tock", "position": pos.to_dict()})
             return None
@@ -291,7 +281,6 @@ class TockGame(CardGame):
             card = self.card
             self.card = None
             self.played.remove(str(card))
-            self.lying((str(card),))  # taken back, it may lie on the pile still
             self.emit({"type": "undo", "card": str(card), "what": "card taken back"})
             self.unsaved = True
             return None
@@ -301,7 +290,6 @@ class TockGame(CardGame):
         name = str(move.card)
         if name in self.played:
             self.played.remove(name)
-            self.lying((name,))
         self.emit(
             {
                 "type": "undo",
@@ -318,7 +306,6 @@ class TockGame(CardGame):
 
     def step(self, now, settled=True):
         """Once per scan. `settled`: no sensor is mid-change (sense.busy() is False)."""
-        self.started(now)
         if not self._looked:
             # the board as found (power-up, a game loaded): quiet from this first look on,
             # never from tick 0 (the counter may read anything then, after a wrap too), so

@@ -20,6 +20,7 @@ import json
 import os
 import sqlite3
 import time
+from collections.abc import Iterator
 from itertools import combinations
 
 from plateau.events import clean
@@ -337,6 +338,41 @@ class League:
             out[table] = (epoch, lines)
         return out
 
+    def held(self, table: str, epoch: str) -> tuple[int, int, int] | None:
+        """(first line, last line, how many) of one log of a table the scoreboard keeps
+        (club_lines); None when it keeps none of it."""
+        row = self.db.execute(
+            "select min(line), max(line), count(*) from club_lines where tbl = ? and epoch = ?",
+            (table, epoch),
+        ).fetchone()
+        return None if row is None or row[2] == 0 else (row[0], row[1], row[2])
+
+    def has_line(self, table: str, epoch: str, line: int) -> bool:
+        """Whether the scoreboard keeps that line of that log."""
+        return bool(
+            self.db.execute(
+                "select 1 from club_lines where tbl = ? and epoch = ? and line = ?",
+                (table, epoch, line),
+            ).fetchone()
+        )
+
+    def lines(self, table: str, epoch: str, after: int = 0) -> list[tuple[int, dict, float]]:
+        """[(line, event, when the scoreboard received it), ...] of one log of a table past
+        line `after`, in order (a damaged row left out: a hole there)."""
+        out = []
+        for line, text, received in self.db.execute(
+            "select line, event, received from club_lines where tbl = ? and epoch = ?"
+            " and line > ? order by line",
+            (table, epoch, after),
+        ):
+            try:
+                ev = json.loads(text)
+            except ValueError:
+                continue
+            if isinstance(ev, dict):
+                out.append((line, ev, received))
+        return out
+
     def results(
         self,
         game: str | None = None,
@@ -397,19 +433,7 @@ class League:
         rating: dict[str, float] = {}
         played: dict[str, int] = {}
         won: dict[str, int] = {}
-        history = []
-        for res in self.results(game):
-            who = {s: res["players"].get(s) or f"{res['table']}:{s}" for s in res["seats"]}
-            if res["verdict"] not in COUNTED:  # disputed, voided: shown, not rated
-                history.append({**res, "names": who, "change": {}})
-                continue
-            groups = [[who[s] for s in g if s in who] for g in res["ranking"]]
-            change = rate(groups, rating, played)
-            for g_i, g in enumerate(groups):
-                for p in g:
-                    played[p] = played.get(p, 0) + 1
-                    won[p] = won.get(p, 0) + (g_i == 0)
-            history.append({**res, "names": who, "change": change})
+        history = list(self.rated(game, rating, played, won))
         table = sorted(rating, key=lambda p: -rating[p])
         return {
             "game": game,
@@ -419,6 +443,30 @@ class League:
             ],
             "history": history[-HISTORY:][::-1],
         }
+
+    def rated(
+        self,
+        game: str,
+        rating: dict[str, float],
+        played: dict[str, int],
+        won: dict[str, int],
+    ) -> Iterator[dict]:
+        """Every result of `game` in order, each with its players' names (`names`: a seat's
+        player then, or `table:seat`) and their rating changes (`change`, none for a result
+        not counted); `rating`, `played` and `won` are brought up to date as it goes (a
+        player's rating after each of its games: its page's rating over time)."""
+        for res in self.results(game):
+            who = {s: res["players"].get(s) or f"{res['table']}:{s}" for s in res["seats"]}
+            if res["verdict"] not in COUNTED:  # disputed, voided: shown, not rated
+                yield {**res, "names": who, "change": {}}
+                continue
+            groups = [[who[s] for s in g if s in who] for g in res["ranking"]]
+            change = rate(groups, rating, played)
+            for g_i, g in enumerate(groups):
+                for p in g:
+                    played[p] = played.get(p, 0) + 1
+                    won[p] = won.get(p, 0) + (g_i == 0)
+            yield {**res, "names": who, "change": change}
 
     def close(self) -> None:
         self.db.close()

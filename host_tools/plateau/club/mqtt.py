@@ -487,6 +487,7 @@ class Feed:
         # the retained states first, so that events come after the state they follow
         client.subscribe(
             [("plateau/+/state", 1), ("plateau/+/presence", 1), ("plateau/+/events", 1)]
+            + [("plateau/+/answers", 1)]  # stand-alone tables' answers (club.control)
         )
         self.connected.set()
         self._said_unreachable = False

@@ -32,6 +32,7 @@ from aiohttp import WSMsgType, web
 
 from plateau import events, games
 from plateau.club.blinds import Level, StructureError, clock, load
+from plateau.club.control import Control
 from plateau.club.league import League
 from plateau.club.mqtt import (
     TABLE,
@@ -96,6 +97,7 @@ class Club:
         self.recorded: set[tuple] = set()
         self.forgotten: set[tuple] = set()
         self._unkept: list[tuple] = []  # lines taken, not yet in the SQLite file
+        self.local_logs: dict[str, LocalLog] = {}  # plateau serve --log: the table's log
 
     # --- what is recorded ----------------------------------------------------------------------
 
@@ -289,6 +291,7 @@ class LocalLog:
         self.epoch = ""
         self.replaced = 0
         club.presence[table] = True
+        club.local_logs[table] = self
 
     def poll(self) -> None:
         try:
@@ -364,6 +367,7 @@ class Server:
         self._live: dict[str, bool] = {}  # what each table's pages were last told of it
         self.clients: weakref.WeakSet[Client] = weakref.WeakSet()
         self.loop: asyncio.AbstractEventLoop | None = None
+        self.control: Control | None = None  # the writes to stand-alone tables (club.control)
         club.listeners.append(self._changed)
 
     def _changed(self, table: str) -> None:
@@ -382,6 +386,7 @@ class Server:
                 web.get("/results/night/{night}", self.page("results")),
                 web.get("/operator", self.page("operator")),
                 web.get("/tv", self.page("tv")),
+                *self.history(),
                 web.get("/api/club", self.api_club),
                 web.get("/api/table/{table}", self.api_table),
                 web.get("/api/league/{game}", self.api_league),
@@ -389,12 +394,21 @@ class Server:
                 web.get("/api/audit", self.api_audit),
                 web.post("/api/table/{table}/players", self.api_players),
                 web.post("/api/results/{result}/{action}", self.api_decide),
+                *(self.control.routes(self) if self.control else ()),  # club.control
                 web.get("/ws", self.websocket),
                 web.get("/favicon.ico", self.no_icon),
                 web.static("/static", STATIC),
             ]
         )
         return app
+
+    def history(self) -> list[web.RouteDef]:
+        """The pages of what was played: a game's moves and any moment of it (club.moments),
+        each player's games and rating over time (club.careers)."""
+        from plateau.club.careers import Careers
+        from plateau.club.moments import Moments
+
+        return [*Moments(self).routes(), *Careers(self).routes()]
 
     async def no_icon(self, request: web.Request) -> web.Response:
         return web.Response(status=204)
@@ -653,24 +667,12 @@ class Server:
                     return
 
     def namer(self, t: str) -> Callable[[str], str]:
-        """name(seat) for a table's words: its player's name (a Tock colour of a two-colour
-        seat too), else its label (Tock's colour, "seat 3", "side A"), as the pages say."""
+        """name(seat) for a table's words: its player's name, else its label (club.moments)."""
+        from plateau.club.moments import seat_namer
+
         st = self.club.tables.get(t)
         players = self.club.league.seats(t) if self.club.league else {}
-        labels = page(st.game if st else None).get("seats") or {}
-
-        def name(seat: str) -> str:
-            seat = str(seat)
-            if seat in players:
-                return players[seat]
-            for key, who in players.items():
-                if seat in key.split("+"):
-                    return who
-            if labels:
-                return "+".join(labels.get(c, c) for c in seat.split("+"))
-            return f"side {seat}" if seat in ("A", "B") else f"seat {seat}"
-
-        return name
+        return seat_namer(players, page(st.game if st else None).get("seats") or {})
 
     def _summaries_one(self, t: str) -> dict:
         st = self.club.tables[t]
@@ -707,9 +709,21 @@ def night_bounds(night: str) -> tuple[float, float] | None:
 
 
 def shown_result(r: dict) -> dict:
-    """A recorded result as a page shows it: the seats' names, its verdict and why."""
-    names = {s: r["players"].get(s) or s for s in r["seats"]}
-    keep = ("id", "table", "game", "rules", "ranking", "score", "verdict", "why", "lines")
+    """A recorded result as a page shows it: the seats' names (an unnamed seat's as the
+    league rates it, `table:seat`), its verdict and why."""
+    names = {s: r["players"].get(s) or f"{r['table']}:{s}" for s in r["seats"]}
+    keep = (
+        "id",
+        "table",
+        "game",
+        "rules",
+        "ranking",
+        "score",
+        "verdict",
+        "why",
+        "lines",
+        "players",
+    )
     return {**{k: r[k] for k in keep}, "epoch": r.get("epoch"), "names": names,
             "finished": r["finished"], "night": night_of(r["finished"] or 0)}  # fmt: skip
 
@@ -783,6 +797,9 @@ def serve(args) -> int:
                 file=sys.stderr,
             )
     server = Server(club, token, blinds, args.origin or ())
+    server.control = control = Control(club)
+    control.changed = server._changed
+    control.said = club.say
 
     async def main() -> None:
         loop = asyncio.get_running_loop()
@@ -792,8 +809,12 @@ def serve(args) -> int:
         feed = None
         if broker:
 
+            def take(table: str, what: str, payload: bytes, retained: bool) -> None:
+                if not control.message(table, what, payload):  # answers: the writes'
+                    club.message(table, what, payload, retained)
+
             def hand_over(table: str, what: str, payload: bytes, retained: bool) -> None:
-                loop.call_soon_threadsafe(club.message, table, what, payload, retained)
+                loop.call_soon_threadsafe(take, table, what, payload, retained)
 
             feed = Feed(
                 broker,
@@ -802,6 +823,7 @@ def serve(args) -> int:
                 say=lambda m: print(f"plateau serve: {m}", file=sys.stderr),
             )
             feed.start()
+            control.publish = lambda topic, payload: feed.client.publish(topic, payload, qos=1)
         runner = web.AppRunner(server.app(), access_log=None)
         await runner.setup()
         site = web.TCPSite(runner, args.host, args.port)
@@ -844,6 +866,7 @@ def serve(args) -> int:
                         club.broker_down = None if up else club.broker_down or time.time()
                     server.tick()
                     club.tick()
+                    control.tick()
                 await asyncio.sleep(0.01)
         finally:
             if feed:

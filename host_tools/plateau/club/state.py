@@ -20,6 +20,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from plateau.events import clean
 from plateau.repeats import Repeats
 
 FINISHED_KEPT = 8  # finished games a state carries (a scoreboard that missed some catches up)
@@ -39,6 +40,20 @@ def texts(v: Any) -> list[str]:
 
 def text(v: Any) -> str | None:
     return v if isinstance(v, str) else None
+
+
+SUITS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
+SPANISH_SUITS = {"O": "oros", "C": "copas", "E": "espadas", "B": "bastos"}
+
+
+def card(c: Any, spanish: bool = False) -> str:
+    """A card as the pages show it: 7\u2665 (7H), 10 bastos (a Spanish 10B); "?" for none."""
+    if not isinstance(c, str) or not c:
+        return "?"
+    rank, suit = c[:-1], c[-1]
+    if spanish:
+        return f"{rank} {SPANISH_SUITS.get(suit, suit)}"
+    return rank + SUITS.get(suit, suit)
 
 
 class Fold:
@@ -65,6 +80,14 @@ class Fold:
         """The game as it stands, in a few words for the club page's card ("Ann 7 - 5 Luis,
         match 2 of 3"); `name(seat)` is the seat's player, or its label. None: the card
         shows the score and the turn as they are."""
+        return None
+
+    def said(self, kind: str, ev: dict, name: Callable[[str], str]) -> str | None:
+        """The event just folded in as a game's move list says it ("Ana plays 7H: R3 -> R10",
+        "Luis bids 2", "goal for Ana, 3 - 2"), the view being the game as it stands after
+        it; None for an event the list leaves out (a card read, a heartbeat). `name(seat)`
+        as for headline. The club's move list (club.moments) links each such event to the
+        page as it stood then."""
         return None
 
 
@@ -197,6 +220,16 @@ class TableState:
         except (LookupError, TypeError, ValueError, AttributeError):
             return None
         return said if isinstance(said, str) else None
+
+    def said(self, kind: str, ev: dict, name: Callable[[str], str]) -> str | None:
+        """The event just folded in, in the move list's words (Fold.said), never an error."""
+        if self.fold is None:
+            return None
+        try:
+            said = self.fold.said(kind, ev, name)
+        except (LookupError, TypeError, ValueError, AttributeError):
+            return None
+        return clean(said) if isinstance(said, str) else None
 
     def summary(self) -> dict:
         """What the club page lists for a table (of their kinds whatever a view holds: a

@@ -76,8 +76,51 @@ def add_wifi(sub, common) -> None:
     wf.add_argument("--table", help="the table's name: its user at the broker, its topics")
     wf.add_argument("--wifi-password-file", help="file holding the network's password")
     wf.add_argument("--password-file", help="file holding the table's password at the broker")
+    wf.add_argument(
+        "--ca",
+        metavar="FILE",
+        help="the broker's CA certificate (PEM or DER): the table then speaks TLS to the broker"
+        " and checks its certificate (a board with the memory for it: docs/wifi.md, TLS)",
+    )
+    wf.add_argument(
+        "--plain",
+        action="store_true",
+        help="TLS no more: plain MQTT to the broker (the CA forgotten)",
+    )
     wf.add_argument("--timeout", type=seconds(0.1), default=3.0, help="seconds to wait")
     wf.set_defaults(func=cmd_wifi)
+
+
+CA_PART = 450  # bytes of the CA a command carries (600 characters of base64: a frame is 1 KB)
+
+
+def ca_parts(path: str) -> list[dict]:
+    """The `wifi` commands that hand a table its broker's CA certificate (DER), in parts;
+    a PEM file is read to its DER. UsageError says what is wrong with the file."""
+    import base64
+    import re
+
+    try:
+        raw = open(path, "rb").read()  # noqa: SIM115
+    except OSError as e:
+        raise UsageError(f"--ca: cannot read {path}: {e.strerror}") from None
+    pem = re.search(rb"-----BEGIN CERTIFICATE-----(.+?)-----END CERTIFICATE-----", raw, re.S)
+    if pem:
+        try:
+            raw = base64.b64decode(b"".join(pem.group(1).split()), validate=True)
+        except ValueError:
+            raise UsageError(f"--ca: {path}: its PEM certificate is not base64") from None
+    if not raw.startswith(b"\x30") or not 100 <= len(raw) <= 8192:
+        raise UsageError(f"--ca: {path} is not a certificate (PEM or DER) of at most 8192 bytes")
+    return [
+        {
+            "cmd": "wifi",
+            "ca": base64.b64encode(raw[at : at + CA_PART]).decode(),
+            "ca-at": at,
+            "ca-size": len(raw),
+        }
+        for at in range(0, len(raw), CA_PART)
+    ]
 
 
 def _secret(path: str | None, env: str, prompt: str, wanted: bool) -> str | None:
@@ -99,8 +142,13 @@ def _secret(path: str | None, env: str, prompt: str, wanted: bool) -> str | None
 
 
 def cmd_wifi(args: argparse.Namespace) -> int:
+    parts = ca_parts(args.ca) if args.ca else []
+    if args.plain and (args.ca or args.off):
+        raise UsageError("plateau wifi: --plain forgets the CA: not with --ca or off")
     if args.off:
         cmd: dict = {"cmd": "wifi", "do": "off"}
+    elif args.plain:
+        cmd = {"cmd": "wifi", "do": "plain"}
     else:
         cmd = {"cmd": "wifi"}
         for k in ("ssid", "broker", "table"):
@@ -115,9 +163,19 @@ def cmd_wifi(args: argparse.Namespace) -> int:
             cmd["password"] = wpa
         if secret:
             cmd["secret"] = secret
-        if len(cmd) == 1:
-            raise UsageError("plateau wifi: give --ssid, --broker, --table (or off)")
-    return _ask(args, cmd, "wifi off" if args.off else "wifi set up")
+        if len(cmd) == 1 and not parts:
+            raise UsageError("plateau wifi: give --ssid, --broker, --table, --ca (or off)")
+    if len(cmd) > 1:
+        done = _ask(
+            args, cmd, "wifi off" if args.off else "wifi plain" if args.plain else "wifi set up"
+        )
+        if done:
+            return done
+    for i, part in enumerate(parts, 1):  # the CA, a part a command, in order
+        done = _ask(args, part, f"the broker's CA, part {i} of {len(parts)}")
+        if done:
+            return done
+    return 0
 
 
 def add_selftest(sub, common) -> None:
@@ -164,6 +222,11 @@ def _new(words: list[str]) -> dict:
     kinds = {d[0]: d[1] for d in declaration(game).SETTINGS}
     for key, v in cmd.items():
         if key == "cmd":
+            continue
+        if key == "names":  # who sits where: its form here, the seats by the board's log
+            from plateau.fw.link.commands import seat_names
+
+            cmd["names"] = seat_names(v)
             continue
         if key not in kinds:
             raise SettingsError(f"unknown setting {key!r} for {game}; known: {', '.join(kinds)}")

@@ -80,6 +80,12 @@ def add_sim(sub, common) -> None:
         "broker as plateau bridge lays them out (docs/wifi.md); the run ends once the broker "
         "has them all",
     )
+    s.add_argument(
+        "--ca",
+        metavar="FILE",
+        help="with --wifi: the broker's CA certificate (PEM or DER): the table speaks TLS to "
+        "the broker and checks its certificate (as plateau wifi --ca)",
+    )
     s.set_defaults(func=cmd_sim)
 
 
@@ -186,10 +192,13 @@ def play(
     fw_args = ["--wait-host"] + (["--realtime"] if realtime else [])
     if ticks_start is not None:
         fw_args += ["--ticks-start", str(ticks_start)]
-    setup = None
+    setups: list[dict] = []  # the wifi commands, sent one after the other's answer
     if wifi:
         fw_args += ["--net", wifi["ssid"], wifi["password"]]
-        setup = {"cmd": "wifi", "id": "sim-wifi", **wifi}
+        parts = wifi.pop("ca_parts", [])
+        setups = [{"cmd": "wifi", "id": "sim-wifi", **wifi}]
+        setups += [{**part, "id": f"sim-ca-{i}"} for i, part in enumerate(parts)]
+    setup = setups.pop(0) if setups else None
     count = 0
     played = greeted = False  # sim_end: the script was played to its end; the table's hello
     try:
@@ -208,7 +217,9 @@ def play(
                     sys.stderr.write(f"plateau sim: wifi refused: {ev.get('why')}\n")
                     link.send({"cmd": "bye"})
                     break
-                setup = None
+                setup = setups.pop(0) if setups else None
+                if setup:
+                    link.send(setup)  # the broker's CA, its next part
                 continue
             if ev["type"] == "sim_end":
                 if link.rx.behind():
@@ -268,6 +279,8 @@ def cmd_sim(args: argparse.Namespace) -> int:
     mp = args.micropython
     if mp and not (Path(mp).is_file() and os.access(mp, os.X_OK)):
         raise UsageError(f"{mp} is not a MicroPython this machine can run")
+    if args.ca and not args.wifi:
+        raise UsageError("--ca is the broker's CA for --wifi")
     wifi = _wifi(args) if args.wifi else None
     if args.serve:
         if wifi:
@@ -311,10 +324,14 @@ def _wifi(args: argparse.Namespace) -> dict:
         broker = Broker.parse(args.wifi, table, args.password_file)
     except (ValueError, OSError) as e:
         raise UsageError(f"--wifi: {e}") from None
-    out = {"ssid": "plateau-sim", "password": "sim-" + secrets.token_urlsafe(9)}
+    out: dict = {"ssid": "plateau-sim", "password": "sim-" + secrets.token_urlsafe(9)}
     out.update(broker=f"{broker.host}:{broker.port}", table=table)
     if broker.password:
         out["secret"] = broker.password
+    if args.ca:
+        from plateau.commands.board import ca_parts
+
+        out["ca_parts"] = ca_parts(args.ca)
     return out
 
 

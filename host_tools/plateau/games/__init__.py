@@ -76,6 +76,10 @@ PLAIN = SimpleNamespace(
     # "seats" the seats' names ({"R": "red"}); with "blinds" its tables play to the
     # scoreboard's blind clock (plateau serve --blinds). A game with a Club is in the league.
     PAGE={"rows": []},
+    # seats(settings): the seats a game of these (checked) settings has, as its results name
+    # them; the scoreboard names them at a `new` it sends a stand-alone table (club.control).
+    # None: its seats are not named from the scoreboard
+    seats=None,
 )
 
 
@@ -138,7 +142,7 @@ def league() -> tuple[str, ...]:
 # game a `new` names. A setting or a command argument so named could never be sent (`pick
 # id=3` read as the command's id; `new gs game=4` as a game's name): adversarial tester's
 # finding 25.
-RESERVED = ("cmd", "id", "game")
+RESERVED = ("cmd", "id", "game", "names")
 
 
 def declaration_trouble() -> str | None:

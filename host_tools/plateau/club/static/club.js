@@ -115,6 +115,27 @@ function liveness(msg) {
     el("b", {}, "Not live: "), msg.why || "", " \u00b7 last heard " + heardText(msg.heard));
 }
 
+// a moment as a person reads it, in this machine's time: "2026-12-02 21:04"
+function when(t) {
+  if (typeof t !== "number" || !isFinite(t) || t <= 0) return "";
+  const d = new Date(t * 1000), two = (n) => String(n).padStart(2, "0");
+  return d.getFullYear() + "-" + two(d.getMonth() + 1) + "-" + two(d.getDate()) + " " + two(d.getHours()) + ":" + two(d.getMinutes());
+}
+
+// the same, the date and the time each kept on one line: a narrow column wraps between them
+function whenParts(t) {
+  const s = when(t);
+  return s ? [el("span", { class: "nobr" }, s.slice(0, 10)), " ", el("span", { class: "nobr" }, s.slice(11))] : "";
+}
+
+// the links to what was played: a moment of a table's log (its game's moves beside it), a player
+function momentHref(table, epoch, line) {
+  return "/table/" + encodeURIComponent(table) + "/at/" + encodeURIComponent(epoch) + "/" + line;
+}
+function playerLink(name) {
+  return el("a", { href: "/player?name=" + encodeURIComponent(name), class: "player" }, name);
+}
+
 function applied(table, state) {
   plateau.applied.push({ table: table, line: state.line, seq: state.seq, t: Date.now() });
   if (plateau.applied.length > 20000) plateau.applied.splice(0, 10000);
@@ -174,14 +195,20 @@ function showTable(table, main) {
     if (msg.stale) parts.push(el("div", { class: "banner stale" }, "events were lost on the way: catching up from the table"));
     const verdict = lastVerdict(st, msg.results || []);
     if (verdict) parts.push(verdict);
-    const draw = plateau.page.rows ? (v) => rows(v, plateau.page.rows) : DRAWINGS[plateau.page.draw];
     plateau.blinds = msg.blinds ? { clock: msg.blinds, at: Date.now() } : null;
-    parts.push(draw && st.game ? draw(st.view || {}) : el("p", { class: "muted" }, "no game yet"));
+    parts.push(el("div", { class: "drawing", id: "drawing" }, drawing(st)));
     parts.push(el("p", { class: "muted" }, st.events + " events \u00b7 boot " + (st.boot || "-") + " \u00b7 #" + st.seq));
-    parts.push(el("p", {}, el("a", { href: "/results/table/" + encodeURIComponent(table) }, "this table's results")));
+    parts.push(el("p", { class: "links" }, st.epoch && st.line ? el("a", { href: momentHref(table, st.epoch, st.line), id: "moves-link" }, "this game's moves") : null,
+      el("a", { href: "/results/table/" + encodeURIComponent(table) }, "this table's results")));
     replace(body, parts);
     applied(table, st);
   });
+}
+
+// a table's game drawn (plateau.page: the drawing its game's PAGE names), as it stands in st
+function drawing(st) {
+  const draw = plateau.page.rows ? (v) => rows(v, plateau.page.rows) : DRAWINGS[plateau.page.draw];
+  return draw && st.game ? draw(st.view || {}) : el("p", { class: "muted" }, "no game yet");
 }
 
 // --- TV mode (/tv): the club's wall screen, each live table's page in turn ---------------------
@@ -232,10 +259,27 @@ function resultRows(results, operator) {
     el("tr", {}, el("th", {}, "#"), el("th", {}, "table"), el("th", {}, "game"), el("th", {}, "places"), el("th", {}, "verdict"), operator ? el("th", {}, "") : null),
     results.map((r) => el("tr", { "data-result": r.id, class: r.verdict },
       el("td", {}, r.id), el("td", {}, el("a", { href: "/results/table/" + encodeURIComponent(r.table) }, r.table)),
-      el("td", {}, (r.game || "") + " " + new Date(r.finished * 1000).toLocaleTimeString()),
-      el("td", {}, r.ranking.map((g) => g.map((s) => r.names[s] || s).join(" & ")).join(" > ")),
+      el("td", {}, r.epoch && r.lines[1] ? el("a", { href: momentHref(r.table, r.epoch, r.lines[1]), class: "moves" }, r.game || "game") : r.game || "",
+        el("div", { class: "muted" }, whenParts(r.finished))),
+      el("td", {}, places(r.ranking, (s) => r.names[s] || s)),
       el("td", { class: "verdict" }, r.verdict, r.why ? el("div", { class: "muted" }, r.why) : null),
       operator ? el("td", {}, operator(r)) : null)));
+}
+
+// the places of a result, best first, each a link to its player's page: "Ana > Bob & Cy",
+// with each player's rating change when given ({name: change}): "Ana +12.5 > Bob -12.5"
+function places(ranking, name, change) {
+  const out = [];
+  ranking.forEach((g, i) => {
+    if (i) out.push(" > ");
+    g.forEach((s, j) => {
+      if (j) out.push(" & ");
+      const who = name(s), d = change ? change[who] : undefined;
+      out.push(playerLink(who));
+      if (typeof d === "number") out.push(el("span", { class: "muted change" }, " " + (d >= 0 ? "+" : "\u2212") + Math.abs(d)));
+    });
+  });
+  return out;
 }
 
 function resultsPage() {
@@ -486,7 +530,7 @@ function poker(v) {
       el("td", { class: "stack" }, stack ?? (gone ? 0 : "-")),
       el("td", {}, (v.bets || {})[s] || ""),
       el("td", {}, doing),
-      el("td", {}, shown.map((c) => cardFace(c)), hand ? " " + (hand.category || "") : ""));
+      el("td", { class: "shown" }, shown.map((c) => cardFace(c)), hand ? " " + (hand.category || "") : ""));
   });
   parts.push(el("table", { class: "grid", id: "stacks" },
     el("tr", {}, el("th", {}, "player"), el("th", {}, "stack"), el("th", {}, "bet"), el("th", {}, "status"), el("th", {}, "shown")), rows));
@@ -541,21 +585,25 @@ function leaguePage() {
     try { data = await (await fetch("/api/league/" + encodeURIComponent(game))).json(); status("live", "live"); }
     catch (e) { status("reconnecting", "down"); return; }
     replace(main, el("h1", {}, "League: " + game),
-      el("table", { class: "grid", id: "ratings" },
+      el("table", { class: "grid wraps", id: "ratings" },
         el("tr", {}, el("th", {}, "#"), el("th", {}, "player"), el("th", {}, "rating"), el("th", {}, "games"), el("th", {}, "won")),
-        data.ratings.map((r, i) => el("tr", {}, el("td", {}, i + 1), el("td", {}, r.player), el("td", {}, r.rating), el("td", {}, r.games), el("td", {}, r.wins)))),
+        data.ratings.map((r, i) => el("tr", {}, el("td", {}, i + 1), el("td", {}, playerLink(r.player)), el("td", {}, r.rating), el("td", {}, r.games), el("td", {}, r.wins)))),
+      data.ratings.length ? null : el("p", { class: "muted", id: "no-ratings" }, "no " + game + " game has been rated yet"),
       el("h2", {}, "Results"),
-      el("table", { class: "grid", id: "history" },
-        el("tr", {}, el("th", {}, "table"), el("th", {}, "rules"), el("th", {}, "places"), el("th", {}, "rating change"), el("th", {}, "verdict"), el("th", {}, "log lines")),
-        data.history.map((h) => el("tr", {}, el("td", {}, h.table), el("td", {}, h.rules || ""),
-          el("td", {}, h.ranking.map((g) => g.map((s) => h.names[s] || s).join(" & ")).join(" > ")),
-          el("td", {}, Object.entries(h.change).map(([p, d]) => p + " " + (d >= 0 ? "+" : "") + d).join(", ")),
-          el("td", { class: "verdict" }, h.verdict, h.why ? el("div", { class: "muted" }, h.why) : null),
-          el("td", {}, h.lines.join("-"))))));
+      // three columns, for a phone: when and where, the places with each player's change, the verdict
+      el("table", { class: "grid wraps", id: "history" },
+        el("tr", {}, el("th", {}, "when"), el("th", {}, "places and rating changes"), el("th", {}, "verdict")),
+        data.history.map((h) => el("tr", { "data-result": h.id, class: h.verdict },
+          el("td", { class: "when" }, whenParts(h.finished), el("div", { class: "muted" }, "table " + h.table + (h.rules ? ", " + h.rules : "")),
+            h.epoch ? el("a", { href: momentHref(h.table, h.epoch, h.lines[1]), class: "moves" }, "moves") : null),
+          el("td", { class: "places" }, places(h.ranking, (s) => h.names[s] || s, h.change)),
+          el("td", { class: "verdict" }, h.verdict, h.why ? el("div", { class: "muted" }, h.why) : null)))));
   }
   load();
   setInterval(load, 5000);
 }
 
-nav();
-({ club: clubPage, table: tablePage, league: leaguePage, results: resultsPage, operator: operatorPage, tv: tvPage })[document.body.dataset.page]();
+// the pages by name; history.js adds the pages of what was played (moments, players): every
+// script is run before the page is drawn
+const PAGES = { club: clubPage, table: tablePage, league: leaguePage, results: resultsPage, operator: operatorPage, tv: tvPage };
+document.addEventListener("DOMContentLoaded", () => { nav(); PAGES[document.body.dataset.page](); });

@@ -197,3 +197,8 @@ def kill_place(n: int, verb: str | None, raw: str, seen: dict) -> tuple[list, st
 
 # "blinds": its tables play to the scoreboard's blind clock (plateau serve --blinds)
 PAGE = {"draw": "poker", "blinds": True}
+
+
+def seats(settings: dict) -> list[str]:
+    """Seats 1 to `seats` (checked settings): the scoreboard names them at `new`."""
+    return [str(i) for i in range(1, settings["seats"] + 1)]

@@ -4,7 +4,7 @@ out (those out in the same hand by their chips as it started)."""
 
 from __future__ import annotations
 
-from plateau.club.state import Fold, amounts, text, texts
+from plateau.club.state import Fold, amounts, card, text, texts
 
 
 class Club(Fold):
@@ -113,6 +113,33 @@ class Club(Fold):
             v["hand_stacks"] = {s: n + committed.get(s, 0) for s, n in v["stacks"].items()}
         v["pot"] = sum(v.get("committed", {}).values())
 
+    def said(self, kind: str, ev: dict, name) -> str | None:
+        v = self.view
+        if kind == "hand_start":
+            said = f"hand {v.get('hand_no')}"
+            return said + (f": {name(v['button'])} on the button" if v.get("button") else "")
+        if kind == "action":
+            what, bet = ev["action"], ev.get("bet")
+            said = f"{name(ev['seat'])} {ACTIONS.get(what, what)}"
+            if isinstance(bet, int) and bet and what not in ("check", "fold"):
+                said += f" ({bet} in)" if what == "allin" else f" {bet}"
+            return said
+        if kind == "card" and "board" in ev:
+            board = texts(ev["board"])
+            street = STREETS.get(len(board))
+            if street in (None, "pre-flop"):
+                return None  # the flop's first two cards: said with the third
+            return f"{street}: {' '.join(card(c) for c in board)}"
+        if kind == "hand":
+            best = " ".join(card(c) for c in texts(ev.get("best")))
+            return f"{name(ev['seat'])} shows {ev.get('category')}" + (f": {best}" if best else "")
+        if kind == "pot":
+            who = " & ".join(name(w) for w in texts(ev.get("winners")))
+            return f"{who} won {ev.get('amount')}"
+        if kind == "hand_end" and v.get("winner"):
+            return f"{name(v['winner'])} has every chip"
+        return None
+
     def headline(self, name) -> str | None:
         v = self.view
         if v.get("winner"):
@@ -133,6 +160,9 @@ class Club(Fold):
 
 
 STREETS = {0: "pre-flop", 3: "flop", 4: "turn", 5: "river"}
+# an action as the move list says it (the bet after it: "raises to 12")
+ACTIONS = {"allin": "goes all in", "bet": "bets", "call": "calls", "raise": "raises to",
+           "check": "checks", "fold": "folds"}  # fmt: skip
 
 
 def _knocked_out(v: dict, alive: list[str]) -> None:

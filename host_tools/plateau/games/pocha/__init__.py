@@ -161,3 +161,9 @@ def kill_place(n: int, verb: str | None, raw: str, seen: dict) -> tuple[list, st
 # --- the club's page: club.js's bids, tricks and scores (club.py folds its view) --------------
 
 PAGE = {"draw": "tricks"}
+
+
+def seats(settings: dict) -> list[str]:
+    """Seats 1 to `players` (checked settings, K2: seated in play order): the scoreboard
+    names them at `new`."""
+    return [str(i) for i in range(1, settings["players"] + 1)]

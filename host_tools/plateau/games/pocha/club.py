@@ -3,7 +3,7 @@ and the final ranking for the league (equal totals share a place)."""
 
 from __future__ import annotations
 
-from plateau.club.state import HISTORY_KEPT, Fold, amounts, text, texts
+from plateau.club.state import HISTORY_KEPT, SPANISH_SUITS, Fold, amounts, card, text, texts
 
 
 class Club(Fold):
@@ -87,6 +87,29 @@ class Club(Fold):
         if v.get("totals"):
             v["seats"] = sorted(v["totals"], key=lambda s: (len(s), s))
         v["to_play"] = _to_play(v)
+
+    def said(self, kind: str, ev: dict, name) -> str | None:
+        v = self.view
+        if kind == "hand_start" and v.get("dealer"):
+            n = v.get("cards")
+            return f"hand {v.get('hand')}: {n} card{'s' * (n != 1)} each, {name(v['dealer'])} deals"
+        if kind == "trump":
+            suit = SPANISH_SUITS.get(str(ev.get("suit")), ev.get("suit"))
+            return f"turned card {card(ev.get('card'), True)}: {suit} are trumps"
+        if kind == "bid":
+            return f"{name(ev['seat'])} bids {ev['bid']}"
+        if kind == "card" and text(ev.get("seat")):
+            return f"{name(ev['seat'])} plays {card(ev['card'], True)}"
+        if kind == "trick" and text(ev.get("winner")):
+            return f"{name(ev['winner'])} takes the trick"
+        if kind == "hand_end" and v.get("totals"):
+            totals = v["totals"]
+            lead = max(totals, key=lambda s: totals[s])
+            return f"hand {ev.get('hand')} scored: {name(lead)} leads with {totals[lead]}"
+        if kind == "match_end" and v.get("ranking"):
+            first = v["ranking"][0]
+            return f"{name(first[0])} wins with {first[1]}"
+        return None
 
     def headline(self, name) -> str | None:
         v = self.view

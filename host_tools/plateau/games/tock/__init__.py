@@ -140,3 +140,14 @@ def kill_place(n: int, verb: str | None, raw: str, seen: dict) -> tuple[list, st
 # --- the club's page: club.js's board of the ring (club.py folds its view) ---------------------
 
 PAGE = {"draw": "ring", "seats": {"R": "red", "G": "green", "B": "blue", "Y": "yellow"}}
+
+
+def seats(settings: dict) -> list[str]:
+    """The seats a game of these settings (checked) has, as a `win` names them: a colour, or
+    two (R+B) when two players each play a diagonal pair (T5): the scoreboard names them at
+    `new`."""
+    from plateau.fw.games.tock.rules import COLOURS, Position
+
+    pos = settings.get("position")
+    p = Position.start(pos) if pos else Position(settings["players"], settings["rules"])
+    return list(dict.fromkeys("+".join(COLOURS[c] for c in p.seat_colours(s)) for s in p.colours()))

@@ -5,7 +5,7 @@ league rates (partners share a place)."""
 
 from __future__ import annotations
 
-from plateau.club.state import Fold, text
+from plateau.club.state import Fold, card, text
 from plateau.fw.games.tock.rules import COLOURS
 from plateau.games import Mismatch
 from plateau.games.tock.checker import TockChecker
@@ -80,6 +80,23 @@ class Club(Fold):
             return None
         said = f"Tock: {'anyone' if turn == 'any' else name(turn)} to play"
         return f"{said}, {v['card']}" if v.get("card") else said
+
+    def said(self, kind: str, ev: dict, name) -> str | None:
+        if kind == "move":
+            steps = ", ".join(f"{a} \u2192 {b}" for a, b in ev["steps"])
+            said = f"{name(ev['seat'])} plays {card(ev['card'])}: {steps}"
+            if ev.get("captures"):
+                said += f", takes the pawn on {' '.join(map(str, ev['captures']))}"
+            return said
+        if kind == "discard":
+            return f"{name(ev['seat'])} discards {card(ev['card'])} (no legal move)"
+        if kind == "undo" and "steps" in ev:
+            return "the last move taken back"
+        if kind == "win":
+            return f"{name(ev['seat'])} won"
+        if kind == "illegal":
+            return f"the board is wrong: {ev.get('why')}"
+        return None
 
     def restore(self) -> None:
         pos = self.view.get("position")

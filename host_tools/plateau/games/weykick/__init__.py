@@ -159,3 +159,8 @@ def kill_place(n: int, verb: str | None, raw: str, seen: dict) -> tuple[list, st
 # --- the club's page: club.js's score and clock (club.py folds its view) ----------------------
 
 PAGE = {"draw": "goals", "seats": {"A": "side A", "B": "side B"}}
+
+
+def seats(settings: dict) -> list[str]:
+    """Its two sides, whatever the settings: the scoreboard names them at `new`."""
+    return ["A", "B"]

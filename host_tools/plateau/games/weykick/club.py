@@ -61,6 +61,30 @@ class Club(Fold):
             v.update(over=False, golden_goal=False, last_goal=None, goals=[])
         v["running"] = not (v.get("paused") or v.get("over"))
 
+    def said(self, kind: str, ev: dict, name) -> str | None:
+        v = self.view
+        score = v.get("score") or {}
+        at = f"{score.get('A', 0)} - {score.get('B', 0)}"
+        if kind == "goal":
+            ms = ev.get("match_ms")
+            clock = f" at {ms // 60000}:{ms // 1000 % 60:02d}" if isinstance(ms, int) else ""
+            return f"goal for {name(ev['side'])}{clock}: {at}"
+        if kind == "undo":
+            return f"goal taken back: {at}"
+        if kind == "game":
+            return f"match {v.get('match') or 1} begins"
+        if kind == "match_end":
+            w = v.get("winner")
+            said = f"{name(w)} won match {v.get('match') or 1}" if w else "a draw"
+            return f"{said}, {at}" + (": the series is over" if v.get("series_over") else "")
+        if kind == "withdrawn":
+            return "the match's result taken back: the match goes on"
+        if kind in ("pause", "resume"):
+            return "paused" if kind == "pause" else "play resumes"
+        if kind == "golden_goal":
+            return "golden goal: the next goal wins"
+        return None
+
     def headline(self, name) -> str | None:
         v = self.view
         score, series = v.get("score") or {}, v.get("series") or {}
