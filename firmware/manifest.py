@@ -20,6 +20,7 @@ def _walk(folder):
 
 
 module("clock.py")
+module("dispatch.py")
 module("enrolment.py")
 module("outputs.py")
 module("power.py")

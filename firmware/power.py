@@ -2,7 +2,6 @@
 # (sim/run.py), in the order the heap wants them, and what the flash kept taken up again
 # before anything is sent. The table runs them from there (table.py); nothing here runs
 # again until the next power-up.
-import gc
 
 
 def power_up(
@@ -93,6 +92,8 @@ def _resume(t, store):
             t.load(name, {})
             break
         except MemoryError:  # a restore starts afresh: tried again once collected
+            import gc
+
             gc.collect()
             if attempt:
                 store.set_aside("not restored (short of memory)")

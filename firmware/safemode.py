@@ -4,7 +4,7 @@
 # (protocol P5), so a board running its table cannot simply be interrupted. Instead boot.py
 # calls decide() at every power-up, and main.py starts neither the table nor the watchdog when
 # it says safe mode. Safe mode comes when
-#   - the `repl` command asked for it: main.py writes FLAG and resets the board (once only:
+#   - the `repl` command asked for it: main.py writes _FLAG and resets the board (once only:
 #     the flag is removed as it is read, so the next power-up runs the table again);
 #   - the safe button (pinmap.json "safe_button", the pause button) is held at power-up;
 #   - the watchdog restarted the board _MAX_HANGS times in a row (a hang at every start: the
@@ -14,8 +14,8 @@ import os
 
 from micropython import const
 
-FLAG = "safe"  # written by the `repl` command path just before machine.reset()
-HANGS = "hangs"  # watchdog resets in a row
+_FLAG = const("safe")  # written by the `repl` command path just before machine.reset()
+_HANGS = const("hangs")  # watchdog resets in a row
 _MAX_HANGS = const(3)
 _STABLE_MS = const(60000)
 
@@ -27,20 +27,20 @@ def decide(machine, folder="hardware"):
     global decided, why
     decided = True
     why = None
-    if _take(FLAG):
+    if _take(_FLAG):
         why = "asked for by the repl command"
     elif _held(machine, folder):
         why = "the safe button was held at power-up"
     hangs = _count_hangs(machine)
     if why is None and hangs >= _MAX_HANGS:
-        _remove(HANGS)  # the next power-up tries the table again
+        _remove(_HANGS)  # the next power-up tries the table again
         why = "the watchdog restarted the board %d times in a row" % hangs
     return why
 
 
 def request():
     """The `repl` command: the next start is in safe mode."""
-    with open(FLAG, "w") as f:
+    with open(_FLAG, "w") as f:
         f.write("repl\n")
 
 
@@ -81,16 +81,16 @@ def _held(machine, folder):
 
 def _count_hangs(machine):
     if machine.reset_cause() != machine.WDT_RESET:
-        _remove(HANGS)
+        _remove(_HANGS)
         return 0
     n = 0
     try:
-        with open(HANGS) as f:
+        with open(_HANGS) as f:
             n = int(f.read())
     except (OSError, ValueError):
         pass
     n += 1
-    with open(HANGS, "w") as f:
+    with open(_HANGS, "w") as f:
         f.write("%d\n" % n)
     return n
 
@@ -112,4 +112,4 @@ class Watchdog:
         self._wdt.feed()
         if self._counting and self._diff(self._ticks(), self._started) >= _STABLE_MS:
             self._counting = False
-            _remove(HANGS)
+            _remove(_HANGS)

@@ -17,11 +17,8 @@
 # set up: the passwords are in this file and in no other (not in state.json, an event or an
 # answer).
 #
-# tags.json: the card tags enrolled on this table (`enrol`), written the same way (tags.tmp,
-# rename, CRC) but only when a tag is enrolled or forgotten: a game saved many times a minute
-# does not rewrite the deck, and a saved game found unusable does not take the deck with it.
-# A tags.json found damaged at boot is renamed tags.bad (kept for a person to look at: never
-# written over by the next enrolment) and the table starts with the tags of hardware/.
+# tags.json: the card tags enrolled on this table, enrolment.py's, in the same envelope
+# (_head below), written only when a tag is enrolled or forgotten.
 #
 # events.log (and events.old): the link's events, one line each ("seq payload"), appended
 # before state.json is written; a line past the number state.json holds was never sent (the
@@ -59,24 +56,24 @@ class Store:
     # is enrolled as (enrolment.Enrolment), if one is awaited
     game = None
     awaited = None
+    # (class defaults, set on the store when they change: an attribute the store keeps is a
+    # slot of its dictionary on the heap)
+    error = None  # why the saved state could not be used, if it could not
+    _keep_old = False  # state.json could not be read nor set aside: not written over
+    min_save_ms = _MIN_SAVE_MS  # a change with nothing to send is saved at most this often
 
-    def __init__(self, folder, clock=None, min_save_ms=_MIN_SAVE_MS):
+    def __init__(self, folder, clock=None):
         self.folder = folder
         self.clock = clock  # the table's: when the last save was (the write rate, `due`)
         self.path = folder + "/state.json"
         self.tmp = folder + "/state.tmp"
-        self.log = folder + "/events.log"
-        self.old = folder + "/events.old"  # the ring's worth before events.log
-        self.min_save_ms = min_save_ms
+        self.log = folder + "/events.log"  # (and events.old, the ring's worth before it)
         self._saved_at = None
         self._boot = None  # the boot events.log was started for by this Store (None: not yet)
         self._lines = 0  # events in events.log ...
         self._bytes = 0  # ... and their payloads' bytes: a ring's worth, and it becomes events.old
         self._kept = 0  # the last event on flash
         self.saves = 0
-        self.error = None  # why the saved state could not be used, if it could not
-        self._tags_unread = None  # why tags.json could not be read: it is not written over
-        self._keep_old = False  # state.json could not be read nor set aside: not written over
         try:
             os.mkdir(folder)
         except OSError:
@@ -104,6 +101,8 @@ class Store:
         them, before they go on the wire. True once kept; the refusal in words when the flash
         refused (the link says it; the events go out, the game goes on); False when the heap
         was too short to build the state (nothing goes out: the next pass tries again)."""
+        # (save_game's steps written again, not called: a frame more at the live peak, the
+        # state's JSON being made, costs the frozen board 48 B there: tests/host/test_chip.py)
         try:
             ok = self.keep(link["boot"], ring, first, link["seq"])
             ok = ok and self.save(self._state(link), self.clock.ticks_ms() if self.clock else 0)
@@ -124,7 +123,7 @@ class Store:
             gc.collect()
             return False
         if ok and self.game:
-            self.game.unsaved = self.game.urgent = False
+            self.game.unsaved = self.game.urgent = False  # saved (refused: tried again)
         return None if ok else self.error
 
     def _state(self, link):
@@ -133,80 +132,6 @@ class Store:
         if self.awaited:
             state["enrol"] = self.awaited  # a tag awaited (enrolment.py)
         return state
-
-    def save_tags(self, tags):
-        """The enrolled tags on flash; `tags` gives (UID hex, card) pairs afresh at each call
-        (it is read twice: the CRC first, then the file). None once there, else why not (the
-        file as it was stays: the tags enrolled before are not lost). One tag a line, so a
-        whole deck is never one string on the heap (see load_tags)."""
-        if self._tags_unread:
-            return (
-                "the tags on flash were not read at power-up (%s): restart the board "
-                % (self._tags_unread)
-                + "before enrolling, or they would be written over"
-            )
-        crc = 0
-        for piece in _tag_lines(tags()):
-            crc = crc32(piece.encode(), crc)
-        try:
-            with open(self.folder + "/tags.tmp", "w") as f:
-                f.write('{"v":%d,"crc":%d,"state":' % (_VERSION, crc))
-                for piece in _tag_lines(tags()):
-                    f.write(piece)
-                f.write("}")
-            os.rename(self.folder + "/tags.tmp", self.folder + "/tags.json")
-        except OSError as e:
-            return "the flash refused it (%s)" % e
-        return None
-
-    def load_tags(self, add):
-        """Reads the enrolled tags, add(UID hex, card) for each, a line at a time. None, or
-        why the file could not be used (damaged: set aside as tags.bad; what add() was given
-        must then be forgotten: it is known only at the end, by the CRC)."""
-        path = self.folder + "/tags.json"
-        try:
-            f = open(path)
-        except OSError as e:
-            if e.args and e.args[0] == 2:  # ENOENT
-                return None  # nothing enrolled yet
-            return self._unread(e)
-        try:
-            with f:
-                head = f.readline()
-                at = head.find('"state":')
-                if not head.startswith('{"v":%d,"crc":' % _VERSION) or at < 0:
-                    raise ValueError("not a tag file")
-                i = head.index('"crc":') + 6
-                want = int(head[i : head.index(",", i)])
-                body = head[at + 8 :]
-                if body != '{"tags":{\n':
-                    raise ValueError("not a tag file")
-                crc = crc32(body.encode())
-                for line in f:
-                    if line.startswith("}}}"):
-                        crc = crc32(b"}}", crc)  # the last } closes the envelope
-                        if line.rstrip("\n") != "}}}" or crc != want:
-                            raise ValueError("checksum mismatch")
-                        return None
-                    crc = crc32(line.encode(), crc)
-                    pair = json.loads("{" + line.rstrip("\n").rstrip(",") + "}")
-                    for uid in pair:
-                        add(uid, pair[uid])
-                raise ValueError("cut short")
-        except (MemoryError, OSError) as e:
-            return self._unread(e)
-        except (ValueError, KeyError, TypeError) as e:
-            try:
-                os.rename(path, self.folder + "/tags.bad")
-            except OSError:
-                pass
-            return "enrolled tags unreadable (%s): kept as tags.bad, enrol them again" % e
-
-    def _unread(self, e):
-        """tags.json could not be read (short of heap, a flash error): it may be good, so it
-        is left as it is and not written over until the next power-up reads it."""
-        self._tags_unread = str(e) or type(e).__name__
-        return "enrolled tags not read (%s): not used until the next power-up" % e
 
     def holds(self, name):
         """Whether the flash holds this file (wifi.json: the table set up on Wi-Fi)."""
@@ -231,7 +156,7 @@ class Store:
             if self._lines >= ring.slots or self._bytes >= ring.nbytes:
                 # events.log holds what the ring can: it becomes events.old, so the two files
                 # always hold the ring's worth of events before these
-                os.rename(self.log, self.old)
+                os.rename(self.log, self.folder + "/events.old")
                 with open(self.log, "wb") as f:
                     f.write(boot.encode() + b"\n")
                 self._lines = self._bytes = 0
@@ -249,7 +174,7 @@ class Store:
             self._append(f, ring, ring.first, ring.last)
         os.rename(self.log + ".tmp", self.log)
         try:
-            os.remove(self.old)
+            os.remove(self.folder + "/events.old")
         except OSError:
             pass  # none
         self._boot = boot
@@ -358,7 +283,7 @@ class Store:
     def _lines_of(self, boot, seq):
         """(seq, payload) of each whole line of `boot` numbered up to `seq` in events.old,
         then events.log (a line cut short by the power going, or another boot's, is left)."""
-        for path in (self.old, self.log):
+        for path in (self.folder + "/events.old", self.log):
             try:
                 with open(path, "rb") as f:
                     if f.readline() != boot.encode() + b"\n":
@@ -377,27 +302,21 @@ class Store:
                 pass  # no such file
 
 
-def _tag_lines(tags):
-    """The body of tags.json in pieces: {"tags":{ then "UID":"card" a line each, then }}
-    (JSON as a whole too: json.load reads it, as every file here)."""
-    yield '{"tags":{\n'
-    sep = ""
-    for uid, card in tags:
-        yield '%s"%s":"%s"' % (sep, uid, card)
-        sep = ",\n"
-    yield "\n}}"
-
-
 def _write(path, tmp, obj):
     """obj as JSON in its envelope ({"v", "crc" of the body, "state": body}), written whole
     to tmp and renamed over path: the file is the old one or the new one, never half."""
     body = json.dumps(obj)
     crc = crc32(body.encode())
     with open(tmp, "w") as f:
-        f.write('{"v":%d,"crc":%d,"state":' % (_VERSION, crc))
+        f.write(_head(crc))
         f.write(body)
         f.write("}")
     os.rename(tmp, path)
+
+
+def _head(crc):
+    """What comes before the body: the envelope's version and the body's CRC."""
+    return '{"v":%d,"crc":%d,"state":' % (_VERSION, crc)
 
 
 def _read(f):

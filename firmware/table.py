@@ -1,8 +1,9 @@
-# The table's loop: one pass takes the host's commands from the link, lets the game look at
-# the board, saves, and keeps the link going. All it drives is handed to it, built by one
-# function for the board (main.py) and the simulator (sim/run.py) alike: power.power_up. It
-# names no game (the registry makes one: games.make_game). The link calls nothing above it:
-# the table feeds it the bytes read, does the commands it hands back and answers through it.
+# The table's loop: one pass takes the host's commands from the link (each done by
+# dispatch.py), lets the game look at the board, saves, and keeps the link going. All it
+# drives is handed to it, built by one function for the board (main.py) and the simulator
+# (sim/run.py) alike: power.power_up. It names no game (the registry makes one:
+# games.make_game). The link calls nothing above it: the table feeds it the bytes read and
+# answers through it.
 import gc
 import sys
 
@@ -22,6 +23,13 @@ class Table:
     station = None  # what makes the Wi-Fi station, for wifi.network (None: the board's)
     net = None  # link.uplink.Uplink: the club's broker over Wi-Fi, once set up (wifi.py)
     net_clock = None  # the network's time (the simulator's: real time); None: the table's
+    enrolment = None  # enrolment.Enrolment, on a table with a card reader (power.power_up)
+    # (class defaults, set on the table when they change: an instance attribute the table
+    # keeps is a slot of its dictionary on the heap)
+    running = True  # False: the `repl` command ends the loop
+    failures = 0  # steps and commands that raised (reported as `error` events)
+    _failed_at = None
+    _unsaid = 0  # failures since the last report
 
     def __init__(self, transport, clock, link, game=None, sense=None, store=None, watchdog=None):
         self.transport = transport
@@ -30,7 +38,6 @@ class Table:
         self.emit = link.emit  # numbered events (power.power_up: through the outputs' tap)
         self.sense = sense
         self.store = store  # store.Store: the game survives resets (the link's keeper too)
-        self.enrolment = None  # enrolment.Enrolment, on a table with a card reader
         self.watchdog = watchdog  # machine.WDT on a board: fed every pass
         self._collect = False  # collect the garbage at the end of this pass
         self._saves = 0  # the store's saves when the garbage was last collected
@@ -38,11 +45,7 @@ class Table:
         self.game = game
         if store:
             store.game = game  # saved with the link's events and numbering
-        self.running = True
-        self.failures = 0  # steps and commands that raised (reported as `error` events)
-        self._failed_at = None
-        self._unsaid = 0  # failures since the last report
-        self._started = clock.ticks_ms()  # for the scan rate: the counter may read anything
+        self.started = clock.ticks_ms()  # for the scan rate: the counter may read anything
 
     def about(self):
         return self.game.about() if self.game else {"game": None}
@@ -72,110 +75,20 @@ class Table:
                 else:
                     link.answer(self.command(cmd))
             except MemoryError:
+                from link.link import SHORT
+
                 gc.collect()
-                link.answer("the board is short of memory: command not done")
+                link.answer(SHORT)
 
     def command(self, cmd):
-        """A host command other than hello/snapshot, checked in full first (link/commands.py):
-        None when done, else why refused (nothing changed). The board goes on, whatever."""
-        game = self.game
-        try:
-            from link.commands import typed
+        """A host command other than hello/snapshot: None when done, else why refused
+        (dispatch.py does it: the table's own words, enrolment's, the game's)."""
+        from dispatch import command
 
-            try:
-                cmd = typed(cmd, self.about().get("game"), game.settings if game else None)
-            except ValueError as e:  # SettingsError: what is wrong, in words
-                return str(e)
-            why = self._command(cmd)
-            if why is None:
-                self._changed()  # saved this pass, with the link's memory of the answer
-            return why
-        except MemoryError:
-            gc.collect()
-            return "the board is short of memory: command not done"
-        except Exception as e:  # a bug, or a check missing: refused, the table goes on
-            self.failed(e)
-            return "the firmware failed on this command (%s: %s)" % (type(e).__name__, e)
-
-    def _command(self, cmd):
-        name = cmd["cmd"]
-        sense = self.sense
-        if name == "repl":
-            # P5: answer, give Ctrl-C back, leave the loop (main.py restarts in safe mode)
-            self.running = False
-            return None
-        if name in ("enrol", "unenrol"):
-            if not self.enrolment:
-                return "this table has no card reader"
-            why = self.enrolment.command(cmd)
-            if name == "enrol" and self.store:
-                self._save()  # the tag awaited is on flash before the answer goes
-            return why
-        if name == "new":
-            return self._new(cmd)
-        if name == "wifi":  # (over USB only: the link refuses it from the network)
-            from wifi import command
-
-            return command(self, cmd)
-        if name == "feedback":  # the lights, sound and hints (outputs.py), typed already
-            if not self.outputs:
-                return "this table has no lights, display or buzzer"
-            return self.outputs.command(cmd)
-        if name == "config":  # the table's timings, typed and in range already
-            if sense and "debounce_ms" in cmd:
-                sense.configure(cmd["debounce_ms"])
-            if self.game:
-                self.game.config(cmd)
-            return None
-        if name in ("selftest", "calibrate"):
-            if not sense:
-                return "this table has no sensing"
-            if name == "selftest":  # the hardware, what the game makes of the sensors
-                up = elapsed(self.clock.ticks_ms(), self._started)  # (up to 12.4 days)
-                report = sense.selftest(self.game, up)
-                if self.outputs:
-                    report["outputs"] = self.outputs.report()
-                if self.net:
-                    report["wifi"] = self.net.report()
-                self.link.tell(report)
-            else:  # every settled sensor edge also sent as a `sensor` message, or no more
-                sense.configure(calibrate=cmd.get("mode", "on") != "off")
-            return None
-        if self.game:
-            return self.game.command(cmd)
-        return "no game is loaded"
-
-    def _new(self, cmd):
-        """A new game, of this kind or another, handed the tag last read on the card spot
-        (games/cards.py: a card lying there is not played at a power-up)."""
-        game = self.game
-        if cmd["game"] != self.about().get("game"):
-            try:
-                self.load(cmd["game"], cmd.get("settings") or {})
-            except ValueError as e:  # settings the game refuses
-                return str(e)
-            about = self.about()
-            about["type"] = "game"
-            self.emit(about)  # saved with its `game` event, like every event
-            if game:
-                self.game.spot = game.spot
-            if self.sense:
-                self.sense.held(self.game, self.clock.ticks_ms())
-            why = None
-        elif game:
-            why = game.command(cmd)
-        else:
-            return "no game is loaded"
-        if why is None and self.enrolment:
-            self.enrolment.ended("a new game")
-        if why is None and "names" in cmd:  # who sits where, in the table's own log
-            self.emit({"type": "seated", "names": cmd["names"]})
-        return why
-
-    def _changed(self):
-        """Something to save at the end of this pass, whatever the write rate."""
-        if self.game:
+        why = command(self, cmd)
+        if why is None and self.game:  # saved this pass, with the link's memory of the answer
             self.game.unsaved = self.game.urgent = True
+        return why
 
     def load(self, name, settings):
         """A new game of that kind (ValueError: unknown game or bad settings)."""
@@ -186,7 +99,7 @@ class Table:
         if self.store:
             self.store.game = self.game
 
-    def _save(self):
+    def save(self):
         """The game on flash: with this pass's events if any (the link's keeper keeps it with
         them: store.Store.commit), else alone. A refusal is said; short of heap, next pass."""
         link = self.link
@@ -235,10 +148,9 @@ class Table:
             now = self.clock.ticks_ms()
             busy = False
             if self.sense:
-                enrol = self.sense.step(now, game)  # a tag laid to be enrolled, or None
-                if enrol and self.enrolment:
-                    self.enrolment.laid(enrol[0], enrol[1], game)
-                    self._changed()
+                laid = self.sense.step(now, game)  # a tag laid to be enrolled, or None
+                if laid and self.enrolment:
+                    self.enrolment.laid(laid, game)
                 if self.sense.calibration:  # (its loop in a frame of its own)
                     self.sense.calibrated(self.link.tell)
                 if self.sense.rail_news:  # the sensors' supply went, or came back
@@ -249,7 +161,7 @@ class Table:
                 self._busy = busy
             game.step(now, not busy)
             if self.store and game.unsaved and (game.urgent or self.store.due(now)):
-                self._save()
+                self.save()
         self.link.flush()  # the events of this pass: on flash, then on the wire
         self.link.tick(self.clock)
         if self.net:

@@ -5,14 +5,12 @@
 # anything changes. The words people type (`plateau send undo`, a table script's `send new
 # tock players=2`) become command objects on the host's side, in sim/words.py: the board
 # holds only what checks a command.
-from micropython import const
-
+# (Names used only on a refusal or in one function are imported there: a module-level
+# name is a slot in the module's dictionary, on the heap of a frozen board.)
 from games import GAMES
 from games import declaration as game_of
-from games.settings import SettingsError, arguments, check
-from link.link import BAD_ID, good_id
-
-_SEATS = const(10)  # seats a `new` names at most (Hold'em's 10)
+from games.settings import SettingsError
+from link.link import good_id
 
 # word -> its arguments, in the order the words take them: (name, kind, default). `new`'s
 # arguments are the game's settings, and `names` (who sits where: seat_names, below);
@@ -77,13 +75,15 @@ def declaration(word, game=None):
         decl = game_of(g).COMMANDS.get(word)
         if decl is not None:
             return decl, g
+    from games.settings import _show
+
     if game:
         own = sorted(game_of(game).COMMANDS)
-        return _refuse(
+        raise SettingsError(
             "unknown command %s for %s; it takes: %s"
-            % (_word(word), game, ", ".join(sorted(TABLE) + own))
+            % (_show(word), game, ", ".join(sorted(TABLE) + own))
         )
-    return _refuse("unknown command %s; one of: %s" % (_word(word), ", ".join(all_words())))
+    raise SettingsError("unknown command %s; one of: %s" % (_show(word), ", ".join(all_words())))
 
 
 def typed(cmd, game=None, settings=None):
@@ -91,11 +91,17 @@ def typed(cmd, game=None, settings=None):
     (seats against the game's `settings` when given). Returns it with typed values;
     SettingsError says what is wrong. `new` is checked against the settings of the game it
     names (or `game`, the one being played)."""
+    from games.settings import arguments, check
+
     if not isinstance(cmd, dict) or not isinstance(cmd.get("cmd"), str):
-        raise SettingsError('a command is a JSON object with a "cmd" word')
+        from link.link import NOT_COMMAND
+
+        raise SettingsError(NOT_COMMAND)
     word = cmd["cmd"]
     cid = cmd.get("id")
     if "id" in cmd and not good_id(cid):  # (checked by the link already: link/link.py)
+        from link.link import BAD_ID
+
         raise SettingsError(BAD_ID)
     given = {}
     for k in cmd:
@@ -106,8 +112,7 @@ def typed(cmd, game=None, settings=None):
         out["id"] = cid
     if word == "new":
         name = given.pop("game", game or GAMES[0])  # none played: the first game
-        if name not in GAMES:
-            raise SettingsError("unknown game %s; one of: %s" % (_word(name), ", ".join(GAMES)))
+        game_of(name)  # SettingsError: not a game, and which are
         out["game"] = name
         if "names" in given:  # who sits where: the table says it (a `seated` event)
             out["names"] = seat_names(given.pop("names"))
@@ -129,51 +134,43 @@ def typed(cmd, game=None, settings=None):
 
 def seat_names(v):
     """`new`'s names: {seat: name}, or the text a person types (names=R=Ana,G+Y=Luis): at
-    most _SEATS seats of 1-7 letters, digits or + (a game's seat: Tock's R or R+B, Weykick's
-    A, a card table's 3), each a name of 1-16 printable characters, no name twice. Which
-    seats the game has is the host's to check (the scoreboard, plateau send): the board
-    says who sits where in its log as it was told."""
+    most 10 seats (Hold'em's 10) of 1-7 letters, digits or + (a game's seat: Tock's R or
+    R+B, Weykick's A, a card table's 3), each a name of 1-16 printable characters, no name
+    twice. Which seats the game has is the host's to check (the scoreboard, plateau send):
+    the board says who sits where in its log as it was told. (One function: on a frozen
+    board each function object costs heap.)"""
+    from games.settings import _show
+
     if isinstance(v, str):
-        if len(v) > _SEATS * 25:
-            _refuse("names: too long")
+        if len(v) > 250:
+            raise SettingsError("names: too long")
         given = {}
         for part in v.split(","):
             seat, eq, who = part.partition("=")
             if not eq:
-                _refuse("names is SEAT=NAME,... (names=R=Ana,B=Luis), not %s" % _word(part))
+                raise SettingsError(
+                    "names is SEAT=NAME,... (names=R=Ana,B=Luis), not %s" % _show(part)
+                )
             if seat in given:
-                _refuse("names: seat %s named twice" % _word(seat))
+                raise SettingsError("names: seat %s named twice" % _show(seat))
             given[seat] = who
         v = given
-    if not isinstance(v, dict) or not 0 < len(v) <= _SEATS:
-        _refuse("names: 1 to %d seats, each SEAT=NAME" % _SEATS)
+    if not isinstance(v, dict) or not 0 < len(v) <= 10:
+        raise SettingsError("names: 1 to 10 seats, each SEAT=NAME")
     seen = []
     for seat, who in v.items():
-        if not (isinstance(seat, str) and 0 < len(seat) <= 7 and _seat_chars(seat)):
-            _refuse("names: a seat is 1-7 letters, digits or +, not %s" % _word(seat))
+        ok = isinstance(seat, str) and 0 < len(seat) <= 7
+        for ch in seat if ok else "":
+            if not ("A" <= ch <= "Z" or "a" <= ch <= "z" or "0" <= ch <= "9" or ch == "+"):
+                ok = False
+        if not ok:
+            raise SettingsError("names: a seat is 1-7 letters, digits or +, not %s" % _show(seat))
         if not (isinstance(who, str) and 0 < len(who) <= 16 and who.strip() == who):
-            _refuse("names: a name is 1-16 characters, not %s" % _word(who))
+            raise SettingsError("names: a name is 1-16 characters, not %s" % _show(who))
         for ch in who:
             if ord(ch) < 32 or ord(ch) == 127:
-                _refuse("names: a name has no control characters")
+                raise SettingsError("names: a name has no control characters")
         if who in seen:
-            _refuse("names: %s is named twice" % _word(who))
+            raise SettingsError("names: %s is named twice" % _show(who))
         seen.append(who)
     return v
-
-
-def _seat_chars(seat):
-    for ch in seat:
-        if not ("A" <= ch <= "Z" or "a" <= ch <= "z" or "0" <= ch <= "9" or ch == "+"):
-            return False
-    return True
-
-
-def _word(w):
-    if isinstance(w, str):
-        return repr(w) if len(w) <= 24 else repr(w[:24]) + "..."
-    return "of that type"
-
-
-def _refuse(why):
-    raise SettingsError(why)

@@ -63,9 +63,12 @@ _RESEND_PER_STEP = const(1)
 _REMEMBERED = const(8)  # answers kept for commands sent again
 _SEP = const((",", ":"))  # compact JSON: every byte of the ring counts
 _ID_TEXT = const(32)  # a command id: a whole number (a small int on the board), or this much text
+# refusals said here and by the table too (link/commands.py, table.py, dispatch.py)
 BAD_ID = "id must be a whole number or text of at most 32 characters"  # (_ID_TEXT)
+NOT_COMMAND = 'a command is a JSON object with a "cmd" word'
+SHORT = "the board is short of memory: command not done"
 # hello: the serial link's own resend; repl and wifi: a person at the table, over USB
-_USB_ONLY = ("hello", "repl", "wifi")
+_USB_ONLY = const(("hello", "repl", "wifi"))
 
 
 def good_id(cid):
@@ -292,7 +295,7 @@ class Link:
                     cmd = self._command(payload)
                 except MemoryError:
                     gc.collect()
-                    self._answer(None, "the board is short of memory: command not done")
+                    self._answer(None, SHORT)
                     continue
                 if cmd is not None:
                     yield cmd
@@ -314,7 +317,7 @@ class Link:
             self._answer(None, "not JSON, or nested too deep")
             return None
         if not isinstance(cmd, dict) or not isinstance(cmd.get("cmd"), str):
-            self._answer(None, 'a command is a JSON object with a "cmd" string')
+            self._answer(None, NOT_COMMAND)
             return None
         cid = cmd.get("id")
         if "id" in cmd and not good_id(cid):

@@ -15,6 +15,11 @@ _SENSOR = const(0)  # the Hall sensors of the squares, through the 74HC165 chain
 _BUTTON = const(1)  # the table's buttons: a press is an action, a release is not
 _GOAL = const(2)  # the goal sensors: both edges, with when the sensor first saw the change
 _CALIBRATING = const(32)  # settled sensor edges kept for the host while calibrating
+# the sensors' supply down: said in its `error` (rail_said) and in selftest's report
+_RAIL_DOWN = const(
+    "the sensors' 5 V supply reads %d mV, under %d mV: adapter unplugged or fuse F1 tripped? "
+    "The board is not read until it is back"
+)
 
 
 class Sense:
@@ -141,8 +146,7 @@ class Sense:
                 "type": "error",
                 "what": "sensor-rail",
                 "mv": rail.mv,
-                "why": "the sensors' 5 V supply reads %d mV, under %d mV: adapter unplugged or "
-                "fuse F1 tripped? The board is not read until it is back" % (rail.mv, rail.min_mv),
+                "why": _RAIL_DOWN % (rail.mv, rail.min_mv),
             }
         ev = snapshot()
         ev["type"] = "resumed"
@@ -201,10 +205,7 @@ class Sense:
             report["chain_errors"] = self.chain_errors
             if rail is not None and down:
                 # unpowered, every open-drain output floats HIGH: no sensor is reported
-                report["chain"] = (
-                    "the sensors' supply reads %d mV, under %d mV: adapter unplugged or fuse F1 "
-                    "tripped; no sensor reads until it is back" % (mv, rail.min_mv)
-                )
+                report["chain"] = _RAIL_DOWN % (mv, rail.min_mv)
                 return report
             if not b.chain.intact:
                 # not the chain talking (hal/shiftin.py): which sensors see a magnet is unknown,

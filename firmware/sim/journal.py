@@ -2,8 +2,8 @@
 # (sim.run --journal, --speed): the simulated table's heap is tight. Never deployed.
 import time
 
-from clock import VirtualClock
 from link.link import Link
+from sim import VirtualClock
 
 
 class PacedClock(VirtualClock):

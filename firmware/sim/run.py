@@ -10,7 +10,7 @@
 #   (run from firmware/; `plateau sim`, `plateau chaos` and `plateau resets` do all this;
 #   --state is the simulated flash, --world the physical table kept across kill -9:
 #   sim/world.py; --ticks-start: what the board's tick counter reads at the start, -5000 for
-#   5 s before it wraps, as on a board up 12.4 days: clock.VirtualClock; --net: a Wi-Fi
+#   5 s before it wraps, as on a board up 12.4 days: sim.VirtualClock; --net: a Wi-Fi
 #   network the simulated room has, which a table set up with `wifi` joins (sim/wlan.py),
 #   its broker reached through this machine's sockets; --air: while that file exists the
 #   access point is off, as if unplugged)
@@ -26,10 +26,11 @@ import time  # noqa: E402
 from micropython import const  # noqa: E402
 from power import power_up  # noqa: E402
 
-from clock import BoardClock, VirtualClock  # noqa: E402
+from clock import BoardClock  # noqa: E402
 from games import declaration  # noqa: E402
 from link.link import HEARTBEAT_MS  # noqa: E402
 from link.stdio import StdioTransport  # noqa: E402
+from sim import VirtualClock  # noqa: E402
 from sim.physical import PhysicalTable  # noqa: E402
 from sim.script import ScriptError, read  # noqa: E402
 from table import SCAN_MS, Table  # noqa: E402
@@ -617,7 +618,7 @@ def _hex(data):
 
 def play(path, hw_dir, boot="00000000", state=None, start=0, piled=False):
     """Plays a script file through the firmware in this process; returns the events.
-    `start`: the board's tick counter at the start (clock.VirtualClock); `piled`: every card
+    `start`: the board's tick counter at the start (sim.VirtualClock); `piled`: every card
     left on the last, on the reader (the table before its card spot: PhysicalTable.piled)."""
     with open(path) as f:
         settings = read(f)

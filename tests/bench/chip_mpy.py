@@ -140,7 +140,7 @@ def game(path, hw_dir, state_dir):
     """A whole game, the collector free to run: (pauses, automatic collections, inside a
     check, checks, slowest check us, lowest free after the table's collections)."""
     import table
-    from clock import VirtualClock
+    from sim import VirtualClock
     from sim.script import read
 
     pauses = Pauses()

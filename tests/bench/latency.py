@@ -27,7 +27,7 @@ from plateau import HARDWARE  # noqa: E402  (puts firmware/ and its stand-ins on
 from plateau.games.tock.generate import generate  # noqa: E402
 
 # isort: split
-from plateau.fw.clock import VirtualClock  # noqa: E402
+from plateau.fw.sim import VirtualClock  # noqa: E402
 from plateau.fw.sim.run import Capture, Sim  # noqa: E402
 from plateau.fw.sim.script import read  # noqa: E402
 

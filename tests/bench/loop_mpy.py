@@ -36,7 +36,7 @@ class Quick:
 
 def back_to_back(hw_dir):
     """us a pass takes run back to back (no sleep between): the interpreter's cost of it."""
-    from clock import VirtualClock
+    from sim import VirtualClock
 
     clock = VirtualClock()
     t, board = table(clock, hw_dir)

@@ -21,7 +21,7 @@ gc.collect()
 from idlealloc import STANDIN  # noqa: E402  (its wrappers count the SPI stand-ins' time)
 
 import sim.run as run  # noqa: E402
-from clock import VirtualClock  # noqa: E402
+from sim import VirtualClock  # noqa: E402
 from sim.chips.i2c import I2CBus  # noqa: E402
 from sim.chips.ws2812 import LedChainChip  # noqa: E402
 from sim.script import read  # noqa: E402

@@ -31,8 +31,8 @@ RING = Ring()  # the board's ring, taken first as main.py does
 from power import power_up  # noqa: E402
 from store import _write  # noqa: E402
 
-from clock import VirtualClock  # noqa: E402
 from link.mqtt import UP  # noqa: E402
+from sim import VirtualClock  # noqa: E402
 from table import SCAN_MS, Table  # noqa: E402
 
 UPLINK = []  # us of the uplink's share of each pass (Table._network: step, command, greeting)

@@ -13,8 +13,8 @@ import os
 import store
 from check import scratch
 
-from clock import VirtualClock
 from link import frame
+from sim import VirtualClock
 from sim.run import Sim
 from sim.script import read
 from sim.world import World

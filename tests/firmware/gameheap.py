@@ -71,7 +71,8 @@ def watch_checks():
 def main(path, hw_dir, state_dir, wifi=None):
     import store
 
-    from clock import BoardClock, VirtualClock
+    from clock import BoardClock
+    from sim import VirtualClock
     from sim.script import read
 
     store.json = Dumps(store.json)

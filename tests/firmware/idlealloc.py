@@ -14,11 +14,11 @@ from link.ring import Ring
 
 RING = Ring()  # the board's ring, taken first as main.py does
 
-from clock import VirtualClock  # noqa: E402
 from games import make_game  # noqa: E402
 from link.link import Link  # noqa: E402
 from link.stdio import StdioTransport  # noqa: E402
 from sense.scan import Sense  # noqa: E402
+from sim import VirtualClock  # noqa: E402
 from sim.chips import Pin  # noqa: E402
 from sim.chips.hc165 import ChainSPI  # noqa: E402
 from sim.chips.spi import SPIBus  # noqa: E402

@@ -357,7 +357,7 @@ def _is_colour(rgb, c):
 
 
 def main(path, hw_dir, state_dir):
-    from clock import VirtualClock
+    from sim import VirtualClock
     from sim.script import read
 
     with open(path) as f:

@@ -25,7 +25,7 @@ def board(boot, n, ring=None):
 def pump(link, passes=400):
     """Runs the link's part of the table loop (the resend goes out a few events a pass);
     heartbeats are left out of what it returns."""
-    from clock import VirtualClock
+    from sim import VirtualClock
 
     clock = VirtualClock()
     link._last_beat = 0  # no heartbeat in the way of what the test looks at
@@ -128,7 +128,7 @@ def test_P2_hello_resends_exactly_what_the_host_missed():
 
 
 def test_P2_the_resend_goes_out_a_few_events_a_pass():
-    from clock import VirtualClock
+    from sim import VirtualClock
 
     w, link = board("feed0007", 50, Ring(4096, 64))
     Host(link).receive(frame.encode(b'{"cmd":"hello","boot":"feed0007","seq":0}'))
@@ -145,7 +145,7 @@ def test_P2_a_new_hello_restarts_the_resend_instead_of_adding_one():
     hello = b'{"cmd":"hello","boot":"feed0008","seq":%d}'
     for _ in range(3):  # the host asked three times, each resend cut short by the next ask
         Host(link).receive(frame.encode(hello % 0))
-        link.tick(__import__("clock").VirtualClock())
+        link.tick(__import__("sim").VirtualClock())
     w.out[:] = b""
     Host(link).receive(frame.encode(hello % 20))  # then it had all up to 20: the last ask counts
     pump(link)
@@ -178,7 +178,7 @@ def test_P2_gap_when_the_host_missed_more_than_the_ring():
 
 
 def test_P3_heartbeat_at_least_every_second():
-    from clock import VirtualClock
+    from sim import VirtualClock
 
     w = Wire()
     link = Link(w.write, "feed0003")

@@ -60,9 +60,9 @@ def test_an_exception_in_a_command_is_a_refusal_and_the_table_goes_on():
 
 
 def test_the_watchdog_is_fed_when_a_step_fails():
-    from clock import VirtualClock
     from link.link import Link
     from link.ring import Ring
+    from sim import VirtualClock
     from table import Table
 
     class Dog:

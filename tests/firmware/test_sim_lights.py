@@ -17,7 +17,7 @@ def table(script, positions=None):
 
     gc.collect()  # (the last test's table: many in one process, at a small heap)
 
-    from clock import VirtualClock
+    from sim import VirtualClock
     from sim.run import Capture, Sim
     from sim.script import read
 

@@ -5,8 +5,8 @@
 # inputs LOW: neither may be mistaken for the other.
 from simcheck import _write
 
-from clock import VirtualClock
 from hal.hwmap import sensor_names
+from sim import VirtualClock
 from sim.run import Capture, Sim
 from sim.script import read
 

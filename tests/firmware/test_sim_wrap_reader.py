@@ -5,7 +5,8 @@
 # time as from a counter at 0.
 from check import Rand
 
-from clock import TICKS_MAX, VirtualClock
+from clock import TICKS_MAX
+from sim import VirtualClock
 
 SEEDS = (1, 2)
 

@@ -5,7 +5,7 @@ import os
 from check import Wire, scratch
 from store import Store
 
-from clock import VirtualClock
+from sim import VirtualClock
 
 DIR = scratch("store")
 
@@ -92,21 +92,28 @@ def test_watchdog_fed_on_every_pass():
     assert dog.feeds == 50
 
 
+def tag_file(store):
+    """The enrolled tags' file (enrolment.py's, in the store's folder and envelope)."""
+    from enrolment import Enrolment
+
+    return Enrolment(None, store, None)
+
+
 def test_enrolled_tags_round_trip_a_line_each_and_load_as_json_too():
     import json
 
-    st = fresh()
+    st = tag_file(fresh())
     tags = [("04AABBCCDDEE%02X" % n, "es:%dB" % (n % 12 + 1)) for n in range(40)]
     assert st.save_tags(lambda: iter(tags)) is None
     got = []
-    assert Store(DIR).load_tags(lambda u, c: got.append((u, c))) is None
+    assert tag_file(Store(DIR)).load_tags(lambda u, c: got.append((u, c))) is None
     assert got == tags
     with open(DIR + "/tags.json") as f:
         text = f.read()
     assert json.loads(text)["state"]["tags"] == dict(tags)  # one envelope for every file
     assert text.count("\n") == 41 and "tags.tmp" not in os.listdir(DIR)
     assert st.save_tags(lambda: iter([])) is None  # none enrolled: a file that says so
-    assert Store(DIR).load_tags(lambda u, c: got.append(u)) is None and len(got) == 40
+    assert tag_file(Store(DIR)).load_tags(lambda u, c: got.append(u)) is None and len(got) == 40
 
 
 def test_enrolled_tags_that_cannot_be_read_are_not_written_over():
@@ -114,7 +121,7 @@ def test_enrolled_tags_that_cannot_be_read_are_not_written_over():
     # flash read error) may be good: it is neither set aside nor replaced by what comes next
     fresh()
     os.mkdir(DIR + "/tags.json")
-    st = Store(DIR)
+    st = tag_file(Store(DIR))
     try:
         why = st.load_tags(lambda u, c: None)
         assert why and "not read" in why, why

@@ -10,11 +10,11 @@ import json
 
 from check import Rand, Wire
 
-from clock import VirtualClock
 from link import frame
 from link.commands import all_words
 from link.link import BAD_ID, Link
 from link.ring import Ring
+from sim import VirtualClock
 
 GAMES = ("tock", "weykick", "holdem", "pocha")
 PER_WORD = 6  # bad ids drawn for each word of each game

@@ -1,5 +1,5 @@
 # Enrolment that lasts (issue 17): `enrol card=7H`, a tag laid, `enrolled` with its UID and
-# card; kept on the board's flash (store.py, tags.json) across resets; a tag awaited when the
+# card; kept on the board's flash (enrolment.py, tags.json) across resets; a tag awaited when the
 # power goes is awaited still; bad input refused with an `error` that says why, the table
 # going on. Table scripts through the simulated board (real drivers, reader chip model, link,
 # store), on a flash folder of each test's own.
@@ -168,11 +168,12 @@ def test_a_damaged_tag_file_is_said_set_aside_and_the_table_plays():
 
 
 def test_entries_that_are_not_a_uid_and_a_card_are_left_out_and_said():
+    from enrolment import Enrolment
     from store import Store
 
     flash = _fresh("entries")
     entries = [(A, "7H"), ("zz", "8H"), (B, "7Z"), (C, "QQ"), ("04AABBCC", "es:1O")]
-    Store(flash).save_tags(lambda: iter(entries))
+    Enrolment(None, Store(flash), None).save_tags(lambda: iter(entries))
     evs = _run(HEAD + "tag 04AABBCC\nwait 300\n", flash)
     (err,) = _of(evs, "error", "enrolled-tags")
     assert "left out" in err["why"] and "zz" in err["why"], err
@@ -182,10 +183,13 @@ def test_entries_that_are_not_a_uid_and_a_card_are_left_out_and_said():
 
 
 def test_a_full_table_refuses_the_next_tag_and_says_how_to_make_room():
+    from enrolment import Enrolment
     from store import Store
 
     flash = _fresh("full")
-    Store(flash).save_tags(lambda: (("04%012X" % n, "5S") for n in range(ENROL_MAX)))
+    Enrolment(None, Store(flash), None).save_tags(
+        lambda: (("04%012X" % n, "5S") for n in range(ENROL_MAX))
+    )
     evs = _run(
         HEAD + "send enrol card=6S\ntag %s\nwait 300\nsend enrol card=5S\ntag 04%012X\n"
         "wait 300\n" % (A, 3),

@@ -8,10 +8,10 @@ import json
 
 from check import Rand, scratch
 
-from clock import VirtualClock
 from link import frame
 from link.commands import TABLE, all_words
 from link.ring import Ring
+from sim import VirtualClock
 
 COMMANDS = 10000  # fuzzed commands in all, over the four games
 GAMES = ("tock", "weykick", "holdem", "pocha")

@@ -8,10 +8,10 @@ import json
 
 from check import Rand, Wire
 
-from clock import VirtualClock
 from link import frame
 from link.link import Link
 from link.ring import Ring
+from sim import VirtualClock
 
 GAMES = ("tock", "weykick", "holdem", "pocha")
 SEATS = {"tock": ("R", "G", "B", "Y"), "weykick": ("A", "B"), "holdem": ("1", "2", "3"),

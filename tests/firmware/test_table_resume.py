@@ -9,9 +9,9 @@ from check import Rand, scratch
 from check import Wire as Out
 from store import Store
 
-from clock import VirtualClock
 from link import frame
 from link.ring import Ring
+from sim import VirtualClock
 
 
 class Wire(Out):

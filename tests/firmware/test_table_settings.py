@@ -121,10 +121,10 @@ def test_words_typed_the_same_way_as_frames():
 def test_a_refused_new_changes_nothing():
     from check import Wire
 
-    from clock import VirtualClock
     from games import make_game
     from link.link import Link
     from link.ring import Ring
+    from sim import VirtualClock
     from table import Table
 
     w = Wire()

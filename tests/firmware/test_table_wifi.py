@@ -11,9 +11,9 @@ import sys
 from check import Wire, scratch
 from mqttkit import Net, Script, connack, nodelay, pause, puback, publish, published, suback
 
-from clock import VirtualClock
 from link import frame
 from link.ring import Ring
+from sim import VirtualClock
 
 SSID, WPA, SECRET = "club-net", "wpa-pass-7731", "broker-pass-5502"
 

@@ -1,9 +1,9 @@
 # The Wi-Fi driver (hal/wlan.py) against the stand-in for the esp32 port's network.WLAN
 # (sim/wlan.py): joining, a wrong password, no network, a network lost and found again,
 # leaving; what the table is told each time. Runs under pytest and MicroPython.
-from clock import VirtualClock
 from hal import wlan
 from hal.wlan import JOINED, JOINING, NO_NETWORK, OFF, WRONG_PASSWORD, Wlan
+from sim import VirtualClock
 from sim.wlan import STAT_CONNECTING, STAT_GOT_IP, SimWLAN
 
 

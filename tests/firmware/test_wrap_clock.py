@@ -8,7 +8,8 @@ import sys
 
 from check import Rand
 
-from clock import TICKS_MAX, BoardClock, VirtualClock, elapsed, ticks_diff
+from clock import TICKS_MAX, BoardClock, elapsed
+from sim import VirtualClock, ticks_diff
 
 PERIOD = TICKS_MAX + 1  # 2**30 (not a small int on a 32-bit build: only the tests use it)
 HALF = PERIOD // 2

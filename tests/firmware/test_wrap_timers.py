@@ -9,8 +9,9 @@
 # sampling window (the card reader's times: test_sim_wrap_reader).
 from check import Rand, scratch
 
-from clock import TICKS_MAX, VirtualClock
+from clock import TICKS_MAX
 from sense.debounce import Debouncer
+from sim import VirtualClock
 
 SEEDS = (1, 2, 3, 4, 5, 6)
 
@@ -279,13 +280,13 @@ def test_the_watchdog_counts_its_stable_time_across_the_wrap():
     # after 60 s of a running table the count of watchdog resets starts again from zero.
     # safemode.Watchdog reads time.ticks_ms and time.ticks_diff itself: here its counter is
     # one that wraps as the ESP32's, and its diff MicroPython's own where this interpreter
-    # wraps there too (the 32-bit build), else clock.ticks_diff standing in for it
+    # wraps there too (the 32-bit build), else sim.ticks_diff standing in for it
     import sys
     import time
 
     import safemode
 
-    from clock import ticks_diff
+    from sim import ticks_diff
 
     if sys.implementation.name != "micropython":
         return  # CPython has no time.ticks_*

@@ -1,5 +1,5 @@
 # Across the tick counter's wrap (issue 34): a table script played through the simulated
-# firmware with the board's counter (clock.VirtualClock's `start`) at 0 and at points just
+# firmware with the board's counter (sim.VirtualClock's `start`) at 0 and at points just
 # before it wraps, every frame the board writes noted with the world's time it went out at.
 # Nothing may depend on what the counter reads: the same frames at the same times, apart
 # from the fields that are the counter's reading (a move's "t", a heartbeat's "up"), which
@@ -10,7 +10,8 @@ import gc
 import json
 import sys
 
-from clock import TICKS_MAX, VirtualClock
+from clock import TICKS_MAX
+from sim import VirtualClock
 from sim.run import Capture, Sim
 from sim.script import read
 

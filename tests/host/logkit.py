@@ -9,9 +9,9 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
-from plateau.fw.clock import VirtualClock
 from plateau.fw.link import frame
 from plateau.fw.link.link import Link
+from plateau.fw.sim import VirtualClock
 from plateau.fw.table import Table as Board
 from plateau.hostlink import Receiver
 from plateau.logger import HOLD_BYTES, Logger, keep, take_up

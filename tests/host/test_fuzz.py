@@ -6,13 +6,13 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from plateau.fw.clock import VirtualClock
 from plateau.fw.games.tock.rules import Position, PositionError
 from plateau.fw.link import frame
 from plateau.fw.link.commands import all_words
 from plateau.fw.link.link import Link
 from plateau.fw.link.ring import Ring
 from plateau.fw.sense.cards import CardReads
+from plateau.fw.sim import VirtualClock
 from plateau.fw.sim.script import ScriptError, parse
 from plateau.fw.sim.words import parse_words
 from plateau.fw.table import Table

@@ -83,7 +83,7 @@ print(json.dumps({
     "path": [p for p in sys.path if "firmware" in p or "mpshim" in p],
     "clock_untouched": dict(vars(clock)) == before and sys.modules["clock"] is clock,
     "rules": rules.__file__,
-    "virtual_clock": hasattr(plateau.fw.clock, "VirtualClock"),
+    "firmware_clock": hasattr(plateau.fw.clock, "BoardClock"),
     "fw_modules": len([m for m in sys.modules if m.startswith("plateau.fw.")]),
 }))
 """
@@ -144,7 +144,7 @@ def test_a_users_packages_named_like_the_firmwares_do_not_clash_with_plateau(tmp
     ]
     assert out["path"] == []
     assert Path(out["rules"]) == FIRMWARE / "games" / "tock" / "rules.py"
-    assert out["virtual_clock"] and out["fw_modules"] > 10
+    assert out["firmware_clock"] and out["fw_modules"] > 10
     assert log.stat().st_size > 0
 
 

@@ -13,10 +13,10 @@ from collections import Counter
 
 from conftest import REPORT
 
-from plateau.fw.clock import VirtualClock
 from plateau.fw.link import frame
 from plateau.fw.link.link import Link
 from plateau.fw.link.ring import Ring
+from plateau.fw.sim import VirtualClock
 from plateau.fw.table import Table
 from plateau.hostlink import DEAD_AFTER_S, Receiver
 
@@ -299,7 +299,7 @@ def test_P3_asks_again_while_a_hole_stays_open_backing_off_to_once_a_second():
 
 
 def test_P3_a_link_that_only_brings_heartbeats_while_a_hole_stays_open_is_dead():
-    from plateau.fw.clock import VirtualClock
+    from plateau.fw.sim import VirtualClock
 
     link, out = board()
     link.emit({"type": "card", "card": "7H"})

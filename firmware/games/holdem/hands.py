@@ -11,11 +11,11 @@ from games.cards import JOKER, parse_card
 HIGH_CARD = const(0)
 PAIR = const(1)
 TWO_PAIR = const(2)
-TRIPS = const(3)
+_TRIPS = const(3)
 STRAIGHT = const(4)
 FLUSH = const(5)
 FULL_HOUSE = const(6)
-QUADS = const(7)
+_QUADS = const(7)
 STRAIGHT_FLUSH = const(8)
 CATEGORIES = (
     "high card",
@@ -106,7 +106,7 @@ def evaluate(cards):
     if quads:
         q = quads[0]
         kick = max(r for r, _ in cards if r != q)
-        return (QUADS, q, kick), _pick(cards, [q, q, q, q, kick])
+        return (_QUADS, q, kick), _pick(cards, [q, q, q, q, kick])
     if trips and (len(trips) > 1 or pairs):
         t = trips[0]
         p = max(trips[1:] + pairs)
@@ -117,7 +117,7 @@ def evaluate(cards):
     if trips:
         t = trips[0]
         kick = sorted((r for r, _ in cards if r != t), reverse=True)[:2]
-        return (TRIPS, t) + tuple(kick), _pick(cards, [t, t, t] + kick)
+        return (_TRIPS, t) + tuple(kick), _pick(cards, [t, t, t] + kick)
     if len(pairs) >= 2:
         hi, lo = pairs[0], pairs[1]
         kick = max(r for r, _ in cards if r != hi and r != lo)
