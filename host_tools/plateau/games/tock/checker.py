@@ -11,9 +11,20 @@ is the board's word: `taken_up` says where, and the club rates no result that re
 
 from __future__ import annotations
 
+import threading
+
 from plateau.fw.games.cards import CardError
 from plateau.fw.games.tock.rules import COLOURS, TRACK, Card, Illegal, Position, PositionError
 from plateau.games import Mismatch
+
+# The rules core's 7 (its search, rules._SEVEN, and the hints' levels, games/tock/hints.py,
+# that Position.legal_moves reads its moves off) works in buffers of its module: one per
+# process, as on the board. Two threads of one process checking at once (the club's bridge
+# folding its log as it publishes while its scoreboard replays what came, `plateau log
+# --mqtt`'s bridge beside the live view) would read each other's levels: a 7 listed from
+# another position's half-made levels ("a path of _dp that does not play", or a wrong list).
+# So a checker feeds one event at a time, whichever thread it is on.
+_CORE = threading.RLock()
 
 
 def _same_steps(a: list, b: list) -> bool:
@@ -54,7 +65,8 @@ class TockChecker:
         """Applies one event; raises Mismatch when it does not follow."""
         self._result = None
         try:
-            self._feed(ev)
+            with _CORE:  # the rules core's buffers: one thread at a time
+                self._feed(ev)
         except Illegal as e:  # the rules refuse what the event says happened
             raise Mismatch(e.why) from e
 
