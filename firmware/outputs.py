@@ -57,11 +57,12 @@ _RECTS = (
 
 
 class Outputs:
-    def __init__(self, hardware, folder=None):
+    def __init__(self, hardware, folder=None, cards=None):
         self.leds = hardware.leds  # hal.leds.LedChain or None
         self.displays = hardware.displays  # hal.oled.Oled, one at each end (A, B)
         self.buzzer = hardware.buzzer  # hal.buzzer.Buzzer or None
         self.folder = folder  # the flash's folder: the settings kept (None: not kept)
+        self.cards = cards  # sense.cards.CardReads: the card enrolment awaits (its enrol_as)
         self.emit = None  # the link's emit (tap): a failing part is said through it
         chain = self.leds
         if chain:
@@ -236,10 +237,10 @@ class Outputs:
 
     # --- the pass ---------------------------------------------------------------------
 
-    def step(self, now, game, enrol=None):
-        """One bounded piece of drawing a pass (see the top of this file). `enrol`: the card
-        enrolment awaits, or None."""
+    def step(self, now, game):
+        """One bounded piece of drawing a pass (see the top of this file)."""
         self._now = now
+        enrol = self.cards and self.cards.enrol_as  # the card enrolment awaits, or None
         if game.shown != self._shown or game is not self.game or enrol != self._enrol:
             self.game = game
             self._enrol = enrol

@@ -43,10 +43,10 @@ def power_up(
     # event passes it on its way to the link (its tap)
     emit = lk.emit
     shows = None
-    if hardware and (hardware.leds or hardware.displays or hardware.buzzer):
+    if sense and (hardware.leds or hardware.displays or hardware.buzzer):
         from outputs import Outputs
 
-        shows = Outputs(hardware, flash)
+        shows = Outputs(hardware, flash, sense.cards)
         emit = shows.tap(lk.emit)
     played = make_game(game, emit, names, settings or {})
     t = (table or Table)(transport, clock, lk, played, sense, store)

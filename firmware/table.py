@@ -167,8 +167,7 @@ class Table:
         if self.net:
             self._network(self.net)
         if self.outputs and game:  # a bounded piece of what the table shows, after the link
-            e = self.enrolment
-            self.outputs.step(self.clock.ticks_ms(), game, e.cards.enrol_as if e else None)
+            self.outputs.step(self.clock.ticks_ms(), game)
         if self.store and self.store.saves != self._saves:
             self._saves = self.store.saves
             self._collect = True  # a move, a card or a goal was just refereed and saved

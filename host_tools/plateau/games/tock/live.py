@@ -55,7 +55,11 @@ class Live:
             import json
 
             self._names = json.loads((HARDWARE / "sensors.json").read_text())["bits"]
-        lit = lights(self._names, pos, c.card, c.last_move is not None, self.fix)
+        try:
+            lit = lights(self._names, pos, c.card, c.last_move is not None, self.fix)
+        except ValueError as e:  # a card or position the log got wrong (the checker says so)
+            say(f"      lights: not drawn ({e})", flush=True)
+            return
         say(f"      lights: {said(lit)}", flush=True)
 
     def draw(self) -> None:
