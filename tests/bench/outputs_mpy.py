@@ -8,7 +8,7 @@
 # reference workload (esp32_mpy). Printed: the busiest pass of each kind (a rules check read,
 # the game asked what to show with the hints, an LED frame written, a display page sent) and
 # how long after a card's event its hints were lit (passes of 5 ms, the hints' own time).
-#   micropython -X heapsize=256k -m outputs_mpy HWDIR GAME.table...
+#   micropython -X heapsize=512k -m outputs_mpy HWDIR GAME.table...
 from esp32_mpy import HERE, SLOW, esp32, reference  # isort: skip  (calibrates first)
 
 import gc  # noqa: E402

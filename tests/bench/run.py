@@ -215,11 +215,11 @@ def main() -> None:
     say("## move latency (the simulated board's virtual clock, plus the estimates above)")
     say(latency(firmware, checks))
     # time and bytes allocated, not the heap's size: room for two tables and the records
-    say("## the table loop (-X heapsize=256k: its figures are times and bytes allocated)")
-    say(run_mpy(interp, "256k", path, "loop_mpy", str(HARDWARE), pipe=True))
+    say("## the table loop (-X heapsize=512k: its figures are times and bytes allocated)")
+    say(run_mpy(interp, "512k", path, "loop_mpy", str(HARDWARE), pipe=True))
     say("## what the table shows: the busiest passes with lights, displays and hints (issue 29)")
     shows = [str(OUT / f"{g}.table") for g in ("tock", "weykick", "holdem", "pocha")]
-    say(run_mpy(interp, "256k", path, "outputs_mpy", str(HARDWARE), *shows, pipe=True))
+    say(run_mpy(interp, "512k", path, "outputs_mpy", str(HARDWARE), *shows, pipe=True))
     say("## heap of whole games")
     heaps(args.mp32 and chip[0], deploy)
     say("## the table on Wi-Fi (tests/bench/wifibench.py: a real Mosquitto on 127.0.0.1)")

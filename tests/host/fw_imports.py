@@ -30,9 +30,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 FIRMWARE = ROOT / "firmware"
 # the firmware's top-level names (its packages and modules but the build manifest) and
-# MicroPython's own module: plateau.fw.TOP, read here without importing plateau (the script
-# runs from any Python, before plateau is installed)
-TOP = {"micropython"} | {
+# MicroPython's own modules the firmware imports: plateau.fw.TOP, read here without
+# importing plateau (the script runs from any Python, before plateau is installed)
+TOP = {"micropython", "framebuf"} | {
     p.stem
     for p in FIRMWARE.iterdir()
     if (p.suffix == ".py" and p.name != "manifest.py") or (p / "__init__.py").is_file()

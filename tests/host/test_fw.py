@@ -21,7 +21,7 @@ HERE = Path(__file__).resolve().parent
 def test_the_finder_knows_every_top_level_name_of_the_firmware():
     on_board = {p.stem for p in FIRMWARE.iterdir() if p.suffix == ".py"} - {"manifest"}
     on_board |= {p.name for p in FIRMWARE.iterdir() if (p / "__init__.py").is_file()}
-    assert TOP == on_board | {"micropython"} == fw_imports.TOP
+    assert TOP == on_board | {"micropython", "framebuf"} == fw_imports.TOP
 
 
 def test_host_code_imports_the_firmware_only_through_plateau_fw():

@@ -34,12 +34,14 @@ from plateau import FIRMWARE
 
 PREFIX = __name__ + "."
 SHIM = Path(__file__).resolve().parent.parent / "mpshim"
+SHIMMED = ("micropython", "framebuf")  # built into the board's MicroPython: CPython stand-ins
 
 
 def _top_names():
     """The firmware's top-level module names as the board knows them (firmware/'s packages and
-    modules but its build manifest, read once), and `micropython`, which the board has built in."""
-    names = {"micropython"}
+    modules but its build manifest, read once), and the modules the board has built in that
+    the firmware imports (SHIMMED: `micropython`, `framebuf`)."""
+    names = set(SHIMMED)
     for p in FIRMWARE.iterdir():
         if (p.suffix == ".py" and p.name != "manifest.py") or (p / "__init__.py").is_file():
             names.add(p.stem)
@@ -78,7 +80,7 @@ class _Finder(importlib.abc.MetaPathFinder):
         parts = fullname[len(PREFIX) :].split(".")
         if parts[0] not in TOP:
             return None
-        base = SHIM.joinpath(*parts) if parts[0] == "micropython" else FIRMWARE.joinpath(*parts)
+        base = SHIM.joinpath(*parts) if parts[0] in SHIMMED else FIRMWARE.joinpath(*parts)
         init = base / "__init__.py"
         if init.is_file():
             origin, where = init, [str(base)]
