@@ -111,7 +111,9 @@ _RUNS = 3
 def play(path, hw_dir, worst, delays):
     with open(path) as f:
         settings = read(f)
-    sim = run.Sim(settings, path, VirtualClock(), run.Capture(), "b0a4d000", hw_dir, None, None)
+    sim = run.Sim(
+        settings, path, VirtualClock(), run.Capture("outputs.out"), "b0a4d000", hw_dir, None, None
+    )
     table = sim.table
     out = table.outputs
     ph = sim.physical
