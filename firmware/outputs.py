@@ -1,18 +1,27 @@
 # What the table shows and sounds (issue 29): the LEDs under the squares, the card spot's
 # and the goals', the status displays at the table's edges and the buzzer, so the players
 # need no laptop. The game says what to show as plain data (games/base.py: Game.show fills a
-# Show, Game.sound names an event's tone); this stage draws it, a bounded piece a pass:
+# Show, Game.sound names an event's tone); this stage draws it, one bounded piece a pass
+# (the table's pass is 5 ms, and its own work takes part of it: make bench times each kind):
 #
+# - nothing is drawn in a pass that emitted an event or collects the garbage: that pass has
+#   refereed a move, read a card or counted a goal, and saved it (its time is the game's and
+#   the table's; a tone's note starts, no more);
 # - the game is asked again only when something changed: an event emitted (every event
 #   passes here on its way to the link: tap), its `shown` counter moved (a pawn lifted), or
-#   the time it gave came (a highlight that ends, a clock);
+#   the time it gave came (a highlight that ends, a clock); what the table adds to its show
+#   is added at the next pass (_compose);
+# - what the game could not work out in one pass (Show.job: Tock's hints of a crowded 7) is
+#   worked out a piece a pass (_PIECE rows), before anything is sent, and the game is asked
+#   again once it is done;
 # - the LED frame is made in C: the Show's colour codes are a GS8 framebuf, the chain's
 #   buffer another (3 bytes a LED, a column a channel), and one blit a channel through a
 #   palette puts each code's level in place (no Python loop over 107 LEDs: on an ESP32 such a
-#   loop would take several ms). The chain is written only when the frame changed (3.2 ms
-#   on the wire for 107 LEDs), never in the same pass as a display page;
+#   loop would take several ms). The frame is made in one pass and written in the next,
+#   only when it changed (3.2 ms on the wire for 107 LEDs: machine.bitstream returns once
+#   it is out), never in the same pass as anything else;
 # - a display page (8 rows, 128 bytes, 3 ms at 400 kHz) is drawn into one page buffer and
-#   sent only if what it shows changed, one page a pass;
+#   sent only if what it shows changed, half a page a pass (1.5 ms on the wire);
 # - a tone is a list of notes, each started and ended by a register write at its time;
 # - a display that does not answer is said once (an `error` event), tried again every
 #   _RETRY_MS, and the game goes on. The LED chain answers nothing: a cut data line cannot be
@@ -22,8 +31,7 @@
 # spot green with a chirp, a refused one red with a low tone and the reason on the displays
 # (any `error` or `illegal` says its `why` there for _NOTICE_MS, or until the next event once
 # it has been up _NOTICE_MIN_MS: the game moved on, its lines are what holds now; one said
-# while another is fresh waits until that one has been read); the card
-# awaited while a tag
+# while another is fresh waits until that one has been read); the card awaited while a tag
 # is enrolled; and its own settings (`feedback brightness=.. sound=.. hints=..`), kept on flash.
 from micropython import const
 
@@ -36,6 +44,7 @@ _NOTICE_MIN_MS = const(1500)  # and at least, whatever comes after it
 _SPOT_MS = const(1500)  # the spot's green or red after a card
 _RETRY_MS = const(10000)  # a display that did not answer is tried again after this
 _COLS = const(16)  # characters a line (8 px each)
+_PIECE = const(3)  # a pass's piece of the game's job (Tock's hints: rows of a 7's levels)
 _FILE = "/feedback.json"
 _TMP = "/feedback.tmp"
 # colour code -> R, G, B at full brightness (games/base.py's codes: off, red, green, blue,
@@ -45,6 +54,7 @@ _RGB = (
     b"\xff\xa0\x00\xff\xff\xff\x30\x30\x30\xff\x40\x00"
 )
 _CODES = const(8)
+_DARK = bytes(_CODES)
 DEFAULTS = {"brightness": 30, "sound": "on", "hints": "squares"}
 HINTS = ("off", "pawns", "squares")
 # 7-segment digits for the big score: segments a-g as bits 0-6, and each segment's
@@ -74,6 +84,12 @@ class Outputs:
         self._now = 0  # the last pass's time (what heard() dates things by)
         self._shown = -1  # the game's `shown` when last asked
         self._ask = True  # ask the game again at the next step
+        self._job = None  # what the game left to work out (Show.job), a piece a pass
+        self._wait = 0  # the game's show's: when to ask again (ms from the redraw)
+        self._asked_at = 0  # when the game was last asked
+        self._compose_due = False  # the table's part of the show is to be added
+        self._said_last = [None, None, None]  # type: list  # lines, big, big_b last laid out
+        self._event = False  # an event was emitted since the last pass: this one is busy
         self._due = None  # ... or when this time comes (the game's own timer)
         self._spot = 0  # the spot's colour after a card, since _spot_at
         self._spot_at = 0
@@ -90,7 +106,11 @@ class Outputs:
         self._phase = True  # blinking lights on
         self._blink = False  # some light blinks
         self._blink_at = 0
-        self._frame_due = chain is not None  # the chain must be written
+        self._frame_due = chain is not None  # the chain's frame must be made,
+        self._write_due = False  # then written
+        self._level = -1  # the brightness _lv holds each code's level at
+        self._lv = (bytearray(_CODES), bytearray(_CODES), bytearray(_CODES))  # R, G, B
+        self._half = ()  # type: tuple  # a page whose right half is still to send: (d, p, text)
         # each display's pages: what each shows now (a line, or the big text) and sent
         n = len(self.displays)
         self._want = [[""] * 8 for _ in range(n)]  # type: list
@@ -237,8 +257,9 @@ class Outputs:
 
     # --- the pass ---------------------------------------------------------------------
 
-    def step(self, now, game):
-        """One bounded piece of drawing a pass (see the top of this file)."""
+    def step(self, now, game, free=True):
+        """One bounded piece of drawing a pass (see the top of this file); none but a
+        tone's note when the pass is not `free` (the table collects the garbage in it)."""
         self._now = now
         enrol = self.cards and self.cards.enrol_as  # the card enrolment awaits, or None
         if game.shown != self._shown or game is not self.game or enrol != self._enrol:
@@ -248,18 +269,42 @@ class Outputs:
         tone = self._tone
         if tone is not None and ticks_diff(now, self._note_at) >= 0:
             self._play(tone)
+        busy = self._event or not free  # the game's pass (a move checked and saved, a
+        self._event = False  # collection): the next one draws
+        if busy:
+            return
         due = self._due
         if self._ask or (due is not None and ticks_diff(now, due) >= 0):
             self._redraw(now, game)
-            return  # the game's part of this pass: the buses wait for the next one
+            return  # one piece a pass: the game's part, then the table's, then the buses
+        if self._job is not None:  # (what the table adds waits: the game asks again)
+            try:
+                done = self._job.step(_PIECE)
+            except Exception as e:  # (MemoryError included: asked again, next change)
+                done = True
+                self._failed_show(e)
+            if done:
+                self._job = None
+                self._ask = True  # done: the game shows it at the next pass
+            return
+        if self._compose_due:
+            self._compose(self._asked_at)  # (as of the game's show: its times are from it)
+            return
         if self._blink and elapsed(now, self._blink_at) >= _BLINK_MS:
             self._blink_at = now
             self._phase = not self._phase
             self._frame_due = True
-        if self._frame_due:
+        if self._frame_due:  # the frame made in one pass, written in the next
             self._frame_due = False
-            self._write_frame()
-            return  # one bus job a pass
+            self._make_frame()
+            return
+        if self._write_due:
+            self._write_due = False
+            self.leds.write()  # (blocks for its time on the wire: machine.bitstream)
+            return
+        if self._half:
+            self._second_half(now)
+            return
         retry = self._retry
         if self._pages or (retry is not None and ticks_diff(now, retry) >= 0):
             self._one_page(now)
@@ -270,36 +315,45 @@ class Outputs:
         due = self._due
         return not (
             self._ask
+            or self._compose_due
+            or self._job is not None
             or self._frame_due
+            or self._write_due
+            or self._half
             or self._pages
             or (due is not None and ticks_diff(self._now, due) >= 0)
         )
 
     def _redraw(self, now, game):
+        """The game asked what to show (its part of a redraw: _compose adds the table's at
+        the next pass)."""
         if self._shown < 0 and self.displays:  # the first: the displays set up
             self._retry = now
         self._ask = False
+        self._due = None  # (its time, again: _compose)
+        self._asked_at = now
         self.redraws += 1
         self._shown = game.shown
         out = self.show
         out.clear()
         self._clear(out.lights)
         try:
-            wait = game.show(out, now) or 0
-        except MemoryError:
-            out.clear()  # shown again at the next change, with the heap collected
-            self._clear(out.lights)
-            wait = 0
-        except Exception as e:  # a bug in a game's show: said once, the table goes on dark
+            self._wait = game.show(out, now) or 0
+            self._job = out.job
+        except Exception as e:
             out.clear()
             self._clear(out.lights)
-            wait = 0
-            if not self._broken and self.emit:
-                self._broken = True
-                self.emit(
-                    {"type": "error", "what": "show", "why": "%s: %s" % (type(e).__name__, e)}
-                )
-        # what the table adds: the spot after a card, the card enrolment awaits, a reason
+            self._wait = 0
+            self._job = None
+            self._failed_show(e)
+        self._compose_due = True
+
+    def _compose(self, now):
+        """What the table adds to the game's show (the spot after a card, the card enrolment
+        awaits, a reason), and what must be sent of it: the frame, the pages."""
+        self._compose_due = False
+        out = self.show
+        wait = self._wait
         if self._spot:
             left = _SPOT_MS - elapsed(now, self._spot_at)
             if left > 0:
@@ -329,9 +383,22 @@ class Outputs:
                 self._phase = True
             self._blink = blink
             self._frame_due = self.leds is not None
-        for i in range(len(self.displays)):
-            big = out.big_b if i and out.big_b is not None else out.big
-            self._layout(self._want[i], big, out.lines)
+        said = self._said_last  # the text last laid out: the same again, nothing to do
+        if out.lines != said[0] or out.big != said[1] or out.big_b != said[2]:
+            said[0] = out.lines
+            said[1] = out.big
+            said[2] = out.big_b
+            for i in range(len(self.displays)):
+                big = out.big_b if i and out.big_b is not None else out.big
+                self._layout(self._want[i], big, out.lines)
+
+    def _failed_show(self, e):
+        """A game's show or its job raised: out of heap, shown again at the next change
+        (the heap collected meanwhile); a bug, said once, and the table goes on dark."""
+        if isinstance(e, MemoryError) or self._broken or not self.emit:
+            return
+        self._broken = True
+        self.emit({"type": "error", "what": "show", "why": "%s: %s" % (type(e).__name__, e)})
 
     def _clear(self, lights):
         """Every code 0: by the codes' framebuf (C) when there is a chain."""
@@ -359,7 +426,9 @@ class Outputs:
 
     # --- the LEDs ---------------------------------------------------------------------
 
-    def _write_frame(self):
+    def _make_frame(self):
+        """The chain's buffer from the codes, within the current cap (written at the next
+        pass)."""
         chain = self.leds
         if chain is None:
             return
@@ -372,26 +441,32 @@ class Outputs:
         while ma > budget and level > 0:  # (each level rounds down: once or twice more)
             level = min(level - 1, level * budget // ma)
             ma = self._fill(level) * chain.ma_channel // 255
-        chain.write()
+        self._write_due = True
 
     def _fill(self, level):
         """The chain's buffer from the codes, each channel at `level` of full (0-255): a
-        blit a channel through the palette. Returns the sum of every channel's level."""
+        blit a channel through the palette, its 8 codes' levels (and their blinking ones')
+        put in by slice. Returns the sum of every channel's level."""
+        lv = self._lv
+        if level != self._level:  # (a brightness set, or the cap: each code's levels)
+            self._level = level
+            for ch in range(3):
+                for c in range(_CODES):
+                    lv[ch][c] = _RGB[3 * c + ch] * level // 255
         pal = self._pal
         on = self._phase
         for ch in range(3):
-            for c in range(_CODES):
-                v = _RGB[3 * c + ch] * level // 255
-                pal[c] = v
-                pal[c | BLINK] = v if on else 0
+            pal[0:_CODES] = lv[ch]
+            pal[BLINK : BLINK + _CODES] = lv[ch] if on else _DARK
             self._chain_fb.blit(self._codes_fb, self._column[ch], 0, -1, self._pal_fb)
         return sum(self.leds.buf)
 
     # --- the displays -----------------------------------------------------------------
 
     def _one_page(self, now):
-        """The next page, over every display's, that shows something new: drawn and sent.
-        None left: nothing more to look at until the next redraw (or a retry)."""
+        """The next page, over every display's, that shows something new: drawn, and its
+        left half sent (the right half at the next pass: _second_half). None left: nothing
+        more to look at until the next redraw (or a retry)."""
         n = len(self.displays)
         retry = self._retry
         if retry is not None and ticks_diff(now, retry) >= 0:
@@ -415,13 +490,25 @@ class Outputs:
             elif want:
                 fb.text(want, (oled.width - 8 * len(want)) // 2, 0, 1)
             try:
-                oled.send(p)
+                oled.send(p, 0)
             except OSError as e:
                 self._failed(d, now, e)
                 return
-            self._sent[d][p] = want
+            self._half = (d, p, want)
             return
         self._pages = False
+
+    def _second_half(self, now):
+        """The right half of the page whose left half went at the last pass (the page
+        buffer holds it still: nothing else draws into it meanwhile)."""
+        d, p, want = self._half
+        self._half = ()
+        try:
+            self.displays[d].send(p, 1)
+        except OSError as e:
+            self._failed(d, now, e)
+            return
+        self._sent[d][p] = want
 
     def _wake(self, d, now):
         try:

@@ -166,11 +166,12 @@ class Table:
         self.link.tick(self.clock)
         if self.net:
             self._network(self.net)
-        if self.outputs and game:  # a bounded piece of what the table shows, after the link
-            self.outputs.step(self.clock.ticks_ms(), game)
         if self.store and self.store.saves != self._saves:
             self._saves = self.store.saves
             self._collect = True  # a move, a card or a goal was just refereed and saved
+        if self.outputs and game:  # a bounded piece of what the table shows, after the link,
+            # none in a pass that collects (the game's work is this pass's)
+            self.outputs.step(self.clock.ticks_ms(), game, not self._collect)
         if self._collect:
             # between passes, so that each read and check starts with the heap fresh and a
             # collection (tens of ms on an ESP32) never falls inside one (make bench counts)

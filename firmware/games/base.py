@@ -35,7 +35,10 @@ class Show:
     big digits across the top of the displays (digits, "-", ":" and spaces), `big_b` the
     same seen from the far end (None: as `big`); `lines`: short lines of text under it
     (16 characters a line fit). `hints` is what the players asked to see (0 off, 1 the
-    pawns that can move, 2 where a lifted pawn can go)."""
+    pawns that can move, 2 where a lifted pawn can go). `job`: work the game left to do
+    before it can show all (Tock's hints of a crowded 7 take more than a pass): an object
+    whose step() does a piece of it and says True once done; the table steps it a piece a
+    pass, then asks the game again."""
 
     def __init__(self, leds, spot=-1, goals=None):
         self.lights = bytearray(leds)
@@ -49,6 +52,7 @@ class Show:
         self.big = None
         self.big_b = None
         self.lines = []
+        self.job = None
 
 
 class Game:

@@ -2,15 +2,15 @@
 # for what is used here, its RAM 132 columns wide with the glass from column 2). Handed its
 # bus (machine.I2C) and address by hal/board.py.
 #
-# The display is written a page at a time (8 rows of pixels, 128 bytes), never as a whole:
-# a frame is 1 KB, 25 ms on a 400 kHz bus, five times the table's pass; a page is 3 ms
-# (the table sends one a pass, and only a page that changed: outputs.py). Page addressing
-# (SSD1306 datasheet 10.1.3, the only mode of the SH1106): the page by 0xB0 | page, the
-# column by 0x00 | low nibble and 0x10 | high nibble, then the data auto-increments along the
-# page (datasheet 10.1.1-10.1.2, 10.1.13). A control byte precedes each write (8.1.5.2: 0x00
-# commands follow, 0x40 display data follows). micropython-lib's ssd1306 driver sends the
-# whole frame from a 1 KB framebuffer in one call: it would hold the pass 25 ms, hence this
-# small driver.
+# The display is written half a page at a time (8 rows of pixels, 64 bytes), never whole:
+# a frame is 1 KB, 25 ms on a 400 kHz bus, five times the table's pass; a page is 3 ms, a
+# half 1.5 ms (the table sends one a pass, and only a page that changed: outputs.py). Page
+# addressing (SSD1306 datasheet 10.1.3, the only mode of the SH1106): the page by
+# 0xB0 | page, the column by 0x00 | low nibble and 0x10 | high nibble, then the data
+# auto-increments along the page (datasheet 10.1.1-10.1.2, 10.1.13). A control byte
+# precedes each write (8.1.5.2: 0x00 commands follow, 0x40 display data follows).
+# micropython-lib's ssd1306 driver sends the whole frame from a 1 KB framebuffer in one
+# call: it would hold the pass 25 ms, hence this small driver.
 from micropython import const
 
 _CMD = const(0x00)  # control byte: Co = 0, D/C# = 0: the bytes after it are commands
@@ -42,22 +42,26 @@ class Oled:
         # one page: byte x is column x, bit 0 the top row (displays drawn one page at a time
         # may share it: hal/board.py)
         self.buf = buf if buf is not None else bytearray(128)
-        self._vec = (_DATA, self.buf)  # the page's write, made once (writevto)
+        # the page's writes, made once (writevto): its left half, its right half, whole
+        mv = memoryview(self.buf)
+        self._vec = ((_DATA, mv[:64]), (_DATA, mv[64:]), (_DATA, self.buf))
         self._cmd = bytearray(4)  # control byte and up to three command bytes
 
     def init(self):
         """Set the controller up and turn the glass on (OSError: no answer on the bus)."""
         self._i2c.writeto(self.addr, _SH1106 if self._sh1106 else _SSD1306)
 
-    def send(self, page):
-        """self.buf to that page of the display (OSError: no answer)."""
+    def send(self, page, half=2):
+        """self.buf to that page of the display: its left half (0: columns 0-63), its right
+        half (1) or whole (2). A half is 1.5 ms on the wire at 400 kHz (OSError: no answer)."""
+        col = self._col + (64 if half == 1 else 0)
         c = self._cmd
         c[0] = _CMD
         c[1] = 0xB0 | page
-        c[2] = self._col & 0x0F
-        c[3] = 0x10 | self._col >> 4
+        c[2] = col & 0x0F
+        c[3] = 0x10 | col >> 4
         self._i2c.writeto(self.addr, c)
-        self._i2c.writevto(self.addr, self._vec)
+        self._i2c.writevto(self.addr, self._vec[half])
 
     def contrast(self, level):
         """0-255 (datasheet 10.1.7: 0x81, then the level)."""

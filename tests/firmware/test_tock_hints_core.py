@@ -255,3 +255,41 @@ def test_T11_a_pawn_lifted_after_the_cards_hint_reads_the_ends_kept_on_generated
                 assert bytes(OUT) == kept, (pos.dumps(), s)
         prev = pos
     assert looked > 100 and anyseat > 5, (looked, anyseat)
+
+
+def test_T11_T18_hints_worked_out_a_piece_a_pass_are_the_hints_at_once():
+    """The board works a hint out a few rows a pass (games/tock/hints.py, Reach: the
+    table's 5 ms period kept): pieces of random small budgets, with now and then a search
+    of the rules core between two pieces (a move checked: the search's buffers reused,
+    the job starts again), give what reach() gives at once, for every card, the pawns
+    that can move and each pawn and camp lifted, after a joker too (T18)."""
+    from games.tock import hints
+
+    job = hints.Reach()
+    sv = rules._SEVEN
+    rng = Rng(17)
+    want = bytearray(REACH)
+    out = bytearray(REACH)
+    jobs = pieces = again = sevens = 0
+    for pos in positions(41, 16):
+        lifts = [-1] + [s for s in range(CELLS) if pos.cells[s]]
+        lifts += [CELLS + c for c in pos.colours() if pos.camp(c)]
+        for rank in RANKS:
+            if rank == "X" and not pos.flags["jokers"]:
+                continue
+            card = Card(rank if rank == "X" else rank + "S")
+            for s in lifts:
+                n = pos.reach(card, want, s)
+                sv.runs += 1  # (the 7's ends kept by reach() forgotten: worked out)
+                job.start(sv, pos, card, out, s)
+                jobs += 1
+                sevens += rank == "7"
+                while not job.step(1 + rng.below(4)):
+                    pieces += 1
+                    if rng.chance(4):  # a move checked between two passes' pieces
+                        sv.target = 255  # (every pawn: what the check leaves it at)
+                        sv.search(pos, pos._seats_to_try()[0], None, None, None, True)
+                        again += 1
+                assert out == want and job.count == n, (str(card), pos.dumps(), s)
+                assert job.about(pos, card, s)
+    assert sevens > 100 and pieces > 2 * jobs and again > 50, (jobs, sevens, pieces, again)

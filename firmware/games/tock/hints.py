@@ -25,12 +25,15 @@
 from micropython import const
 
 from games.cards import JOKER
-from games.tock.rules import (
+from games.tock.rules import (  # noqa: F401  (Card, Position, _Seven: Reach's types)
     _PAWN,
     CELLS,
     STEPS,
     TRACK,
+    Card,
+    Position,
     _own_side,
+    _Seven,
     entry_square,
     home_square,
     start_square,
@@ -55,13 +58,34 @@ _CUM = [0] * 8  # _node7: the cells a step may start from, then the back masks
 _KO = bytearray(40)  # _node7: a special step's state then row (16 + k), its start (32 + k)
 _KBUF = [bytearray(0)] * 8  # type: list[bytearray]  # _node7: a special step's row's buffer,
 _KHIT = [0] * 8  # and its hit bit
-_ST = bytearray(6)  # _dp's rows: made, the level's first and end (_row), out of rows;
+_ST = bytearray(10)  # _dp's rows: made, the level's first and end (_row), out of rows;
 _NROWS = const(0)  # seven_max_pawns when parts count (_up, _down); the pawns that end
-_FIRST2 = const(1)  # somewhere (a bit each)
-_LAST2 = const(2)
-_FULL = const(3)
+_FIRST2 = const(1)  # somewhere (a bit each); where _dp is (its phase, level, next row:
+_LAST2 = const(2)  # _NONE before the level's first); ends(): the seat's ends were kept
+_FULL = const(3)  # apart when it began
 _PM = const(4)
 _HP = const(5)
+_PH = const(6)
+_J = const(7)
+_R = const(8)
+_SAME = const(9)
+_HK = [0]  # _dp backward: the steps of the level's node that can finish (_node7)
+# _dp's phases, a piece each but the levels (a few rows a piece): its nodes, their order,
+# what each needs of the state; the levels forward, then backward; done (or no answer)
+_NODES = const(0)
+_ORDER = const(1)
+_NEEDS = const(2)
+_FWD = const(3)
+_BACK = const(4)
+_DONE = const(5)
+_FAIL = const(6)
+# What a piece weighs (Reach.step's budget, in rows of a level): _dp's set-up phases cost
+# about as much as one row (its nodes) or two (their order, their needs), a pawn played for
+# a card other than 7 about one (timed on the 32-bit build: a row 10-12 us, the phases
+# 11, 16 and 23 us, a pawn 7-9 us; make bench times whole pieces: tests/bench/outputs_mpy.py)
+_W_NODES = const(1)
+_W_SETUP = const(2)
+_W_PAWN = const(1)
 # the ends `hit` holds, kept for the position and seat they were worked out on (a pawn
 # lifted after the card's hint is a look-up): its cells, and [flags, seat, waiting,
 # players, the search's run they belong to] (a search or another _dp runs: forgotten);
@@ -87,49 +111,159 @@ def reach(sv, pos, card, out, s=-1):
     pawn ends on in some legal play of the card: the end of its part of a 7 in some
     split (T11), the other pawn's square for a Jack (T12); a waiting pawn that slips
     into CH1 as another pawn frees it (T14) ends there too. Captured pawns are not
-    the mover's. All seats after a joker (T18). Returns how many cells are set."""
-    pos._check_card(card)
-    out[:CELLS] = sv.zero
-    out[CELLS:] = _ZERO4
-    for seat in pos._seats_to_try():
-        if card.rank != "7":
-            _reach_one(sv, pos, seat, card, out, s)
+    the mover's. All seats after a joker (T18). Returns how many cells are set.
+    All at once: the board works it out a piece a pass (Reach)."""
+    job = JOB
+    job.start(sv, pos, card, out, s)
+    while not job.step(1 << 20):
+        pass
+    return job.count
+
+
+class Reach:
+    """reach() in pieces, for the board's hints: each step() does about `budget` rows'
+    worth of the work (_W_SETUP, _W_PAWN) and says whether all is done, so that the table
+    works out a crowded 7 over a few passes and keeps its 5 ms period (outputs.py steps it
+    a piece a pass). It works in the search's buffers: a search or another _dp between two
+    pieces (sv.runs moved) starts it again. One is made, at the first hint (JOB)."""
+
+    def __init__(self):
+        self.cells = bytearray(CELLS)  # the position it is about
+        self.pos = None  # type: Position | None
+        self.rank = ""
+        self.s = -1
+        self.waiting = 0
+        self.turn = 0
+        self.sv = None  # type: _Seven | None
+        self.card = None  # type: Card | None
+        self.out = None  # type: bytearray | None
+        self.seats = ()  # type: tuple | list
+        self.k = 0  # the seat being done
+        self.i = 0  # its next pawn (a card but 7); a 7: 1 once its ends are under way
+        self.runs = -1  # sv.runs after the last piece
+        self.done = False
+        self.count = 0  # cells set, once done
+
+    def start(self, sv, pos, card, out, s=-1):
+        pos._check_card(card)
+        self.sv = sv
+        self.pos = pos
+        self.card = card
+        self.rank = card.rank
+        self.out = out
+        self.s = s
+        self.cells[:] = pos.cells
+        self.waiting = pos.waiting
+        self.turn = pos.turn
+        self.seats = pos._seats_to_try()
+        out[:CELLS] = sv.zero
+        out[CELLS:] = _ZERO4
+        self.k = self.i = 0
+        self.done = False
+        self.runs = sv.runs
+
+    def about(self, pos, card, s):
+        """This job is (or was) reach(pos, card, s) as the position stands."""
+        return (
+            self.rank == card.rank
+            and self.s == s
+            and self.waiting == pos.waiting
+            and self.turn == pos.turn
+            and self.cells == pos.cells
+            and self.pos is pos
+        )
+
+    def step(self, budget):
+        """About `budget` rows' worth of the work; True once all is done (count set)."""
+        sv = self.sv
+        pos = self.pos
+        out = self.out
+        card = self.card
+        if self.done or sv is None or pos is None or out is None or card is None:
+            return True  # (done, or never begun)
+        if sv.runs != self.runs:  # the buffers were used meanwhile: from the start
+            self.start(sv, pos, card, out, self.s)
+        s = self.s
+        seven = self.rank == "7"
+        used = 0
+        while used < budget:
+            if self.k >= len(self.seats):
+                self.count = out.count(b"\x01")
+                self.done = True
+                break
+            seat = self.seats[self.k]
+            if not seven:
+                i = _reach_one(sv, pos, seat, card, out, s, self.i, budget - used)
+                done = i < 0
+                if done:
+                    i = -1 - i
+                used += (i - self.i) * _W_PAWN + 1
+                self.i = i
+                if done:
+                    self.i = 0
+                    self.k += 1
+                continue
+            if not self.i:
+                if s >= 0:  # a lifted pawn: only a seat that plays its colour can move it
+                    v = pos.cells[s] if s < CELLS else 0  # (after a joker, T18: not every seat)
+                    if not v or v - 1 not in pos.own_for_card(seat):
+                        self.k += 1
+                        continue
+                # 2: its ends under way (_dp), 3: known (kept from the card's hint)
+                self.i = 2 if _ends_begin(sv, pos, seat) else 3
+                used += 1
+                continue
+            if self.i == 2:
+                if _ST[_PH] < _DONE:
+                    used += _dp_piece(sv, budget - used)
+                    continue
+                _ends_end(sv, pos, seat, _NONE if s < 0 else s)  # (no answer: the search)
+                used += 1
+            _mark(sv, out, s)
+            self.k += 1
+            self.i = 0
+        self.runs = sv.runs
+        return self.done
+
+
+def _mark(sv, out, s):
+    """A seat's 7: the cells its ends (hit) set in out, as reach() says."""
+    hit = sv.hit
+    for i in range(sv.npawns):
+        q = sv.pawn_s[i]
+        if s < 0:  # the pawns that end anywhere
+            if _ST[_HP] >> i & 1:
+                out[q] = 1
             continue
-        if s >= 0:  # a lifted pawn: only a seat that plays its colour can move it
-            v = pos.cells[s] if s < CELLS else 0  # (after a joker, T18: not every seat)
-            if not v or v - 1 not in pos.own_for_card(seat):
-                continue
-        ends(sv, pos, seat, _NONE if s < 0 else s)
-        hit = sv.hit
-        for i in range(sv.npawns):
-            q = sv.pawn_s[i]
-            if s < 0:  # the pawns that end anywhere
-                if _ST[_HP] >> i & 1:
-                    out[q] = 1
-                continue
-            if q != s:
-                continue
-            bit = 1 << i
-            if q < TRACK:  # a part of 7 ends within 7 squares, or in its home
-                for k in range(1, 8):
-                    e = q + k if q + k < TRACK else q + k - TRACK
-                    if hit[e] & bit:
-                        out[e] = 1
-            e = TRACK + 4 * sv.pawn_c[i]
-            for e in range(e, e + 4):
+        if q != s:
+            continue
+        bit = 1 << i
+        if q < TRACK:  # a part of 7 ends within 7 squares, or in its home
+            for k in range(1, 8):
+                e = q + k if q + k < TRACK else q + k - TRACK
                 if hit[e] & bit:
                     out[e] = 1
-    return out.count(b"\x01")
+        e = TRACK + 4 * sv.pawn_c[i]
+        for e in range(e, e + 4):
+            if hit[e] & bit:
+                out[e] = 1
 
 
-def _reach_one(sv, pos, seat, card, out, s):
+JOB = Reach()
+
+
+def _reach_one(sv, pos, seat, card, out, s, first=0, budget=1 << 20):
     """reach() of any card but a 7 for one seat, each step played on a scratch
-    position."""
+    position: its pawns from the `first` on (0: the Jack's and the camps' part too),
+    about `budget` rows' worth of them (_W_PAWN each). Returns the pawns passed so far
+    (where the next piece starts), or -1 - that once the seat is done."""
     own = pos.own_for_card(seat)
     team = pos.team_colours(seat)
     cells = pos.cells
     r = card.rank
-    if r == "J":  # T12: any two pawns that may be swapped, or one of them own
+    if first:
+        pass
+    elif r == "J":  # T12: any two pawns that may be swapped, or one of them own
         mine = pos.flags["swap"] == "own-with-any"
         n = ours = 0
         for q in range(TRACK):
@@ -141,7 +275,7 @@ def _reach_one(sv, pos, seat, card, out, s):
         if s >= 0:
             v = cells[s] if s < TRACK else 0
             if not v or s == v * 18 - 1:
-                return
+                return -1
             mine = mine and v - 1 not in own  # an opponent's: only with an own pawn
         for q in range(TRACK):
             v = cells[q]
@@ -151,19 +285,29 @@ def _reach_one(sv, pos, seat, card, out, s):
                         out[q] = 1
                 elif n > 1 and (not mine or ours or v - 1 in own):
                     out[q] = 1
-        return
-    if r == "A" or r == "K" or r == JOKER:  # (a tuple of them would be built)
+        return -1
+    if first:
+        pass
+    elif r == "A" or r == "K" or r == JOKER:  # (a tuple of them would be built)
         for c in own:
             q = start_square(c)
             if (s < 0 or s == CELLS + c) and pos.camp(c) and not _own_side(cells[q], team):
                 out[q if s >= 0 else CELLS + c] = 1
         if r == JOKER or (r == "K" and pos.flags["king"] == "exit-only"):
-            return
+            return -1
     p = sv.levels[0]  # scratch: no search is under way
     p.flags = pos.flags
+    n = 0  # pawns passed
+    end = first + (budget + _W_PAWN - 1) // _W_PAWN
     for c in own:
         q = cells.find(_PAWN[c])
         while q >= 0:
+            n += 1
+            if n <= first:
+                q = cells.find(_PAWN[c], q + 1)
+                continue
+            if n > end:
+                return n - 1
             p.cells[:] = cells
             p.waiting = pos.waiting
             if r == "4":
@@ -179,6 +323,7 @@ def _reach_one(sv, pos, seat, card, out, s):
                     if w >> o & 1 and q != e and not p.cells[e] and (s < 0 or s == e):
                         out[home_square(o, 1) if s >= 0 else e] = 1
             q = cells.find(_PAWN[c], q + 1)
+    return -1 - n
 
 
 # --- a 7's ends, and its moves ---------------------------------------------------------
@@ -192,7 +337,17 @@ def ends(sv, pos, seat, s):
     of it plays out unless the order can change where a pawn ends: a part ending on its
     C16, T14). The ends of every pawn that _dp found stay for the next question on the
     same position and seat (a pawn lifted after the card's hint): a search or another
-    _dp forgets them (_KEPT: the search's run they belong to). Allocates nothing."""
+    _dp forgets them (_KEPT: the search's run they belong to). Allocates nothing.
+    All at once; Reach does it in pieces (_ends_begin, _dp_piece, _ends_end)."""
+    if _ends_begin(sv, pos, seat):
+        while _ST[_PH] < _DONE:
+            _dp_piece(sv, 1 << 20)
+        _ends_end(sv, pos, seat, s)
+
+
+def _ends_begin(sv, pos, seat):
+    """ends()' start: False when the seat's ends are known already (kept), else True with
+    _dp begun."""
     kept = _KEPT
     same = (
         kept[4] == sv.runs
@@ -201,15 +356,23 @@ def ends(sv, pos, seat, s):
         and kept[3] == pos.players
         and _KEY == pos.cells
     )
+    _ST[_SAME] = 1 if same else 0
     if same:
         if kept[1] == seat:
-            return
+            return False
         if kept[6] == sv.runs and kept[5] == seat:  # the other seat's, kept apart
             _swap(sv)
-            return
+            return False
         _swap(sv)  # this seat's kept apart while the other's are worked out
-    if _dp(sv, pos, seat):
-        if same:
+    _dp_begin(sv, pos, seat)
+    return True
+
+
+def _ends_end(sv, pos, seat, s):
+    """ends()' end, once _dp is done: its ends kept; no answer from it: the search's."""
+    if _ST[_PH] == _DONE:
+        kept = _KEPT
+        if _ST[_SAME]:
             kept[6] = sv.runs  # (the ones kept apart stay)
         _KEY[:] = pos.cells
         kept[0] = pos.flags
@@ -261,18 +424,58 @@ def _dp(sv, pos, seat):
     pawn's step is legal in some split where both meet (_node). Returns False (the
     search then answers) for the flags it has no room for (seven_max_pawns 3 to 6) or
     more rows than its buffers hold; allocates nothing (its rows are the search's
-    buffers)."""
+    buffers). All at once: Reach does it in pieces (_dp_begin, then _dp_piece until
+    _ST[_PH] is _DONE or _FAIL)."""
+    _dp_begin(sv, pos, seat)
+    while _ST[_PH] < _DONE:
+        _dp_piece(sv, 1 << 20)
+    return _ST[_PH] == _DONE
+
+
+def _dp_begin(sv, pos, seat):
+    """_dp's start (its pieces: _dp_piece)."""
     sv.runs += 1  # (what `hit` held is forgotten)
     st = _ST
     st[_HP] = 0
     m = pos.flags["seven_max_pawns"]
     if 2 < m < 7:
-        return False
-    own = pos.own_for_card(seat)
+        st[_PH] = _FAIL
+        return
     sv.pos = pos
-    sv.own = own
-    sv.team = team = pos.team_colours(seat)
-    sv.exact16 = exact16 = pos.flags["home_entry"] == "exact16"
+    sv.own = pos.own_for_card(seat)
+    sv.team = pos.team_colours(seat)
+    sv.exact16 = pos.flags["home_entry"] == "exact16"
+    st[_PH] = _NODES
+
+
+def _dp_piece(sv, budget):
+    """The next piece of _dp: a phase of its set-up, or up to `budget` rows of a level
+    (at least one); returns what it weighed, in rows."""
+    st = _ST
+    ph = st[_PH]
+    if ph == _NODES:
+        st[_PH] = _ORDER if _nodes(sv) else _DONE  # (no pawn that can move: no play)
+        return _W_NODES
+    if ph == _ORDER:
+        _order(sv)
+        st[_PH] = _NEEDS
+    elif ph == _NEEDS:
+        _needs(sv)
+        st[_PH] = _FWD
+        st[_J] = 0
+        st[_R] = _NONE
+    elif ph == _FWD:
+        return _forward(sv, budget)
+    elif ph == _BACK:
+        return _backward(sv, budget)
+    return _W_SETUP
+
+
+def _nodes(sv):
+    """_dp's nodes (see _dp); False when none can move."""
+    pos = sv.pos
+    own = sv.own
+    team = sv.team
     cells = pos.cells
     block = sv.taken  # partner pawns (1: not to pass) and occupied 18s (2: not to land)
     block[:] = sv.zero
@@ -319,8 +522,14 @@ def _dp(sv, pos, seat):
     sv.npawns = n
     sv.hit[:] = sv.zero
     sv.nn = nn
-    if not nn:
-        return True  # no pawn that can move: no play
+    return nn > 0
+
+
+def _order(sv):
+    """_dp's nodes front first (see _dp)."""
+    nd = sv.opt_k
+    nn = sv.nn
+    own = sv.own
     # front first: the nodes in square order (then sub), cut behind the pawn with the
     # widest gap behind it (at least 9 squares: 8 pawns at most on 72), so that no path
     # reaches a pawn taken later
@@ -357,6 +566,16 @@ def _dp(sv, pos, seat):
                 a = c
         nd[48 + j] = a
     nd[48 + nn] = _NONE
+
+
+def _needs(sv):
+    """What _dp's nodes need of the state, the steps each may take; its first row."""
+    nd = sv.opt_k
+    nn = sv.nn
+    exact16 = sv.exact16
+    block = sv.taken
+    st = _ST
+    m = sv.pos.flags["seven_max_pawns"]
     # what the nodes from j on need of the state: the pawn ahead only within reach of
     # the next pawn on the track (80 + j: its square, the level's cells counted from
     # it), of the home (144 + j) its squares and its waiting pawn as they read them; a
@@ -426,32 +645,73 @@ def _dp(sv, pos, seat):
     r = _row(sv, _home(sv, nd[48]) & nd[144], True)
     sv.bufs[r // 11][r % 11 * 8] = 1  # no pawn ahead, no step yet
     sv.opt_free[80 + r] = 1
-    # forward: the cells each level can be in, with the steps that get there
-    for j in range(nn):
+
+
+def _forward(sv, budget):
+    """_dp forward, a piece: up to `budget` rows of level j (st[_J]), from st[_R]; the
+    cells each level can be in, with the steps that get there."""
+    st = _ST
+    first = sv.opt_end
+    nn = sv.nn
+    j = st[_J]
+    if st[_R] == _NONE:  # the level's first piece
         first[97 + j] = st[_FIRST2] = st[_NROWS]
         if j == nn - 1:  # all played: its one cell (no pawn ahead, no home) finishes
             r = _row(sv, 0, True)  # with 7 steps, whatever they were made of
             if r == _NONE:
-                return False
+                st[_PH] = _FAIL
+                return 1
             sv.opt_free[80 + r] = 1
             sv.bufs[r // 11][r % 11 * 8] = 128
-            break
-        _node7(sv, j, False)
-        if st[_FULL]:
-            return False
-    first[97 + nn] = st[_NROWS]
-    # backward: what each cell can still make 7 with; where a step of a cell reached
-    # leads to one that can finish, that step's end is marked for its pawn
-    rmap = sv.memo
-    hit = sv.hit
-    for j in range(nn - 1, -1, -1):
+            first[97 + nn] = st[_NROWS]
+            st[_PH] = _BACK
+            return 1
+        st[_R] = first[96 + j]
+    ra = st[_R]
+    end = first[97 + j]
+    rb = end if end - ra <= budget else ra + budget
+    _node7(sv, j, False, ra, rb)
+    if st[_FULL]:
+        st[_PH] = _FAIL
+    elif rb == end:
+        st[_J] = j + 1
+        st[_R] = _NONE
+    else:
+        st[_R] = rb
+    return rb - ra or 1
+
+
+def _backward(sv, budget):
+    """_dp backward, a piece: up to `budget` rows of level j (from nn - 1 down): what each
+    cell can still make 7 with; where a step of a cell reached leads to one that can
+    finish, that step's end is marked for its pawn (at the level's last piece)."""
+    st = _ST
+    first = sv.opt_end
+    nd = sv.opt_k
+    j = st[_J]
+    if st[_R] == _NONE:  # the level's first piece
         st[_FIRST2] = first[97 + j]
         st[_LAST2] = first[98 + j]
+        rmap = sv.memo
         for r in range(first[97 + j], first[98 + j]):
             rmap[sv.opt_free[r]] = r + 1
-        hk = _node7(sv, j, True)
-        if not hk >> 1:
-            continue
+        _HK[0] = 0
+        st[_R] = first[96 + j]
+    ra = st[_R]
+    end = first[97 + j]
+    rb = end if end - ra <= budget else ra + budget
+    _HK[0] |= _node7(sv, j, True, ra, rb)
+    if rb < end:
+        st[_R] = rb
+        return rb - ra
+    st[_R] = _NONE
+    if j:
+        st[_J] = j - 1
+    else:
+        st[_PH] = _DONE
+    hk = _HK[0]
+    if hk >> 1:
+        hit = sv.hit
         i = nd[16 + j]
         bit = 1 << i
         st[_HP] |= bit
@@ -466,7 +726,7 @@ def _dp(sv, pos, seat):
             hk ^= lo
             k = x + _BIT[lo % 11]
             hit[k if k < TRACK else k - TRACK] |= bit
-    return True
+    return rb - ra or 1
 
 
 def _row(sv, e, make):
@@ -492,11 +752,12 @@ def _row(sv, e, make):
     return r
 
 
-def _node7(sv, j, back):
-    """Node j's steps from every cell of level j. Forward: each cell's mask shifted by
-    each step it may take, OR'ed into the cell that step leads to (level j + 1, rows made
-    as met). Backward: level j + 1 holding what each of its cells can still make 7 with,
-    the steps that lead from a cell reached to one that can finish (returned: bit k for
+def _node7(sv, j, back, ra, rb):
+    """Node j's steps from every cell of level j's rows ra to rb - 1 (the rows of a level
+    are done a few at a time: Reach). Forward: each cell's mask shifted by each step it
+    may take, OR'ed into the cell that step leads to (level j + 1, rows made as met).
+    Backward: level j + 1 holding what each of its cells can still make 7 with, the
+    steps that lead from a cell reached to one that can finish (returned: bit k for
     x + k on the track, bit 8 + m for square m of its home) and each cell's own back
     mask written over its forward one (a row not there reads as sv.zero).
 
@@ -547,7 +808,7 @@ def _node7(sv, j, back):
     h = sv.pawn_s[i] - TRACK - 4 * c
     r0 = _NONE  # the row of state 0, once looked up
     hk = 0
-    for r in range(sv.opt_end[96 + j], sv.opt_end[97 + j]):
+    for r in range(ra, rb):
         cm = rowext[80 + r]  # the cells it holds
         if not cm:
             continue

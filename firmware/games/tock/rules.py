@@ -96,6 +96,19 @@ FLAG_VALUES = {
 _ALONE = ((0,), (1,), (2,), (3,))
 _PAIR = ((0, 2), (1, 3), (2, 0), (3, 1))  # a 2-player seat's colours; a team (T6)
 _hints = None  # games.tock.hints, once a hint is asked (Position.reach)
+
+
+def _load_hints():
+    """games/tock/hints.py, loaded when a table first asks for a hint (one with hints off
+    never does), then kept (an import each time would allocate)."""
+    global _hints
+    if _hints is None:
+        from games.tock import hints
+
+        _hints = hints
+    return _hints
+
+
 STEPS = {"A": 1, "2": 2, "3": 3, "5": 5, "6": 6, "8": 8, "9": 9, "10": 10, "Q": 12, "K": 13}
 
 
@@ -623,17 +636,19 @@ class Position:
     # --- hints (the board's lights, issue 29) -------------------------------------------
 
     def reach(self, card, out, s=-1):
-        """Where the card can take pawns, for the lights: games/tock/hints.py (`reach`),
-        loaded when a table first asks (one with hints off never does), then kept (an
-        import each time would allocate)."""
-        global _hints
-        if _hints is None:
-            from games.tock import hints
-
-            _hints = hints
+        """Where the card can take pawns, for the lights: games/tock/hints.py (`reach`)."""
         if not isinstance(card, Card):
             card = Card(card)
-        return _hints.reach(_SEVEN, self, card, out, s)
+        return _load_hints().reach(_SEVEN, self, card, out, s)
+
+    def reaching(self, card, out, s=-1):
+        """reach() in pieces, for the board (games/tock/hints.py, Reach: a piece a pass):
+        the job working it out into `out`, begun unless it is about this already (done, or
+        under way)."""
+        job = _load_hints().JOB
+        if not (job.out is out and job.about(self, card, s)):
+            job.start(_SEVEN, self, card, out, s)
+        return job
 
     def _check_card(self, card):
         if card.rank == JOKER and not self.flags["jokers"]:

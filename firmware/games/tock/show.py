@@ -3,7 +3,8 @@
 # - the colour to play at its home (every seat's after a joker, T18);
 # - once a card is read (hints on): the pawns that have a legal move with it, white; while a
 #   pawn is lifted (hints "squares"): instead, the squares it may end on with that card (a 7:
-#   any square some legal split allows it, T11), white (games/tock/hints.py, Position.reach);
+#   any square some legal split allows it, T11), white (games/tock/hints.py, worked out a
+#   piece a pass by the table: Position.reaching, Show.job);
 # - the last move's squares, dim, for _LAST_MS;
 # - a board reported wrong (`illegal`): the squares its `fix` names blinking red (a camp
 #   named as a whole: its four slots);
@@ -67,11 +68,14 @@ def show(game, out, now):
                 lifted = -1
             elif lifted >= 100:  # a pawn from a camp slot: its colour's camp
                 lifted = CELLS + (lifted - 100) // 4
-            n = pos.reach(card, buf, lifted)
-            if lifted < 0:
+            job = pos.reaching(card, buf, lifted)
+            if not job.done:  # worked out a piece a pass (a crowded 7: several): then
+                out.job = job  # shown, the table asking again
+            elif lifted < 0:
                 n = _lit_pawns(game, pos, buf, lights, leds)
                 lines.append("%d pawns can move" % n if n != 1 else "1 pawn can move")
             else:
+                n = job.count
                 lines.append("%d squares to go" % n if n != 1 else "1 square to go")
                 _lit(buf, lights, leds)
     else:

@@ -24,7 +24,7 @@ from plateau.games import Mismatch
 # --mqtt`'s bridge beside the live view) would read each other's levels: a 7 listed from
 # another position's half-made levels ("a path of _dp that does not play", or a wrong list).
 # So a checker feeds one event at a time, whichever thread it is on.
-_CORE = threading.RLock()
+CORE = threading.RLock()
 
 
 def _same_steps(a: list, b: list) -> bool:
@@ -65,7 +65,7 @@ class TockChecker:
         """Applies one event; raises Mismatch when it does not follow."""
         self._result = None
         try:
-            with _CORE:  # the rules core's buffers: one thread at a time
+            with CORE:  # the rules core's buffers: one thread at a time
                 self._feed(ev)
         except Illegal as e:  # the rules refuse what the event says happened
             raise Mismatch(e.why) from e

@@ -11,6 +11,7 @@ from plateau.fw.games.base import BLINK, DIM, WHITE, Show
 from plateau.fw.games.tock.rules import Card, Position, sensor_cell
 from plateau.fw.games.tock.show import show
 from plateau.fw.games.tock.tracker import TockGame
+from plateau.games.tock.checker import CORE
 
 # colour codes (games/base.py) in words, as the pages and the live view say them
 NAMES = {1: "red", 2: "green", 3: "blue", 4: "yellow", WHITE: "white", DIM: "dim"}
@@ -47,9 +48,15 @@ def lights(
     table's LEDs show for this position. `names`: the sensors' names in chain order (a LED
     a sensor); `hints` as the table's setting (1: the pawns a card moves)."""
     seen = _Seen(names, pos, card, moved, fix)
-    out = Show(len(names))
-    out.hints = hints
-    show(seen, out, 0)
+    with CORE:  # (the rules core's 7 works in buffers of its module: a thread at a time)
+        while True:
+            out = Show(len(names))
+            out.hints = hints
+            show(seen, out, 0)
+            if out.job is None:
+                break
+            while not out.job.step(1 << 20):  # (the board: a piece a pass; here at once)
+                pass
     lit = {}
     for i, code in enumerate(out.lights):
         if code:
