@@ -270,7 +270,7 @@ def test_T11_T18_hints_worked_out_a_piece_a_pass_are_the_hints_at_once():
     rng = Rng(17)
     want = bytearray(REACH)
     out = bytearray(REACH)
-    jobs = pieces = again = sevens = 0
+    jobs = pieces = again = sevens = seven_pieces = 0
     for pos in positions(41, 16):
         lifts = [-1] + [s for s in range(CELLS) if pos.cells[s]]
         lifts += [CELLS + c for c in pos.colours() if pos.camp(c)]
@@ -286,10 +286,18 @@ def test_T11_T18_hints_worked_out_a_piece_a_pass_are_the_hints_at_once():
                 sevens += rank == "7"
                 while not job.step(1 + rng.below(4)):
                     pieces += 1
+                    seven_pieces += rank == "7"
                     if rng.chance(4):  # a move checked between two passes' pieces
                         sv.target = 255  # (every pawn: what the check leaves it at)
                         sv.search(pos, pos._seats_to_try()[0], None, None, None, True)
                         again += 1
                 assert out == want and job.count == n, (str(card), pos.dumps(), s)
                 assert job.about(pos, card, s)
-    assert sevens > 100 and pieces > 2 * jobs and again > 50, (jobs, sevens, pieces, again)
+    # (a 7 takes several pieces, the search between two of them runs often)
+    assert sevens > 100 and seven_pieces > 5 * sevens and again > 50, (
+        jobs,
+        sevens,
+        pieces,
+        seven_pieces,
+        again,
+    )

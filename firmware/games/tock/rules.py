@@ -304,16 +304,9 @@ class Position:
     # counting
 
     def camp(self, c):
-        n = 4
-        col = c + 1
-        cells = self.cells
-        for s in range(TRACK):
-            if cells[s] == col:
-                n -= 1
-        for k in range(4):
-            if cells[TRACK + 4 * c + k]:
-                n -= 1
-        return n
+        """Colour c's pawns in its camp: the rest are on the track or in its home (a home
+        holds its own colour's pawns alone), counted in C."""
+        return 4 - self.cells.count(_PAWN[c])
 
     def home_full(self, c):
         cells = self.cells
