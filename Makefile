@@ -98,7 +98,7 @@ PYTEST_JOBS ?= 2
 SOAK_GAMES ?= 16
 pytest: $(STAMP) mp32
 	$(if $(HAVE_MP32),PLATEAU_MP32=$(abspath $(MP32)) )PLATEAU_SOAK_GAMES=$(SOAK_GAMES) \
-		$(BIN)/pytest -n $(PYTEST_JOBS) --dist worksteal
+		$(BIN)/pytest -n $(PYTEST_JOBS) --dist worksteal --durations=25
 
 # The firmware's own tests under the real `micropython` command, ESP32 heap, one process per
 # test module (each starts from a fresh heap, as a board does); a whole table (test_sim_*,

@@ -270,3 +270,108 @@ def test_the_card_spot_shows_green_then_red_then_nothing():
     sim.advance(2000)
     settle(sim)
     assert chip.rgb(spot) == (0, 0, 0)
+
+
+def test_one_piece_a_pass_and_none_in_the_games_pass():
+    # a crowded 7 (its hints take several passes to work out) laid, a pawn lifted, set
+    # down elsewhere (an `illegal`: the board read and checked) and back: in no pass does
+    # the output stage do more than one piece (the game asked, a piece of the hints, the
+    # table's part, the frame made, the frame written, half a page), none in a pass that
+    # emitted an event or collected the garbage; the hints lit are reach()'s
+    import table as table_module
+    from games.tock.rules import CELLS, REACH, Card
+
+    p = {
+        "p.json": position(
+            {"R": ["R15", "R16", "G9", "G10"], "B": ["R13", "R17", "G12", "BH2"]},
+            rules="toc-fr",
+            players=2,
+        )
+    }
+    script = "table tock players=2 rules=toc-fr\nposition p.json\nwait 300\n"
+    sim, _ = table(script, p)
+    settle(sim)
+    out = sim.table.outputs
+    done = []  # what the output stage did in this pass
+    counts = {}
+
+    def count(obj, name, what):
+        f = getattr(obj, name)
+
+        def w(*a):
+            done.append(what)
+            counts[what] = counts.get(what, 0) + 1
+            return f(*a)
+
+        setattr(obj, name, w)
+
+    for name in ("_redraw", "_compose", "_make_frame", "_one_page", "_second_half"):
+        count(out, name, name)
+    count(out.leds, "write", "write")
+    from games.tock import hints
+
+    count(hints.JOB, "step", "hints")
+    heard = []
+    listened = out.heard
+
+    kinds = []
+
+    def listen(ev):
+        heard.append(ev["type"])
+        kinds.append(ev["type"])
+        listened(ev)
+
+    out.heard = listen
+
+    class Collector:
+        runs = 0
+
+        def collect(self):
+            self.runs += 1
+
+    collector = Collector()
+    table_module.gc = collector
+    passes = busy = 0
+    sim.act(89, "pace", [0])  # (every pass after an action is this test's: checked)
+    try:
+        for verb, args, ms in (
+            ("card", ["7S"], 400),
+            ("lift", ["R15"], 300),
+            ("place", ["R14"], 2500),
+            ("lift", ["R14"], 300),
+            ("place", ["R15"], 1500),
+        ):
+            sim.act(90, verb, args)
+            end = sim.clock.now + ms
+            while sim.clock.now < end:
+                del done[:]
+                del heard[:]
+                runs = collector.runs
+                sim.physical.tick()
+                sim.table.step()
+                sim.clock.sleep_ms(5)
+                passes += 1
+                assert len(done) <= 1, (verb, done)
+                if heard or collector.runs != runs:
+                    busy += 1
+                    assert not done, (verb, heard, done)
+    finally:
+        import gc
+
+        table_module.gc = gc
+    settle(sim)
+    # the card's hints, lit once whole: the pawns reach() gives
+    pos = sim.game.pos
+    want = bytearray(REACH)
+    pos.reach(Card("7S"), want)
+    leds = sim.game.cell_leds()
+    lit = sorted(ph for ph in names_lit(sim, white))
+    expect = sorted(sim.physical.names[leds[q]] for q in range(CELLS) if want[q])
+    assert lit == expect and expect, (lit, expect)
+    assert counts.get("hints", 0) >= 6 and busy >= 3 and passes > 900, (
+        counts,
+        busy,
+        passes,
+        collector.runs,
+        kinds,
+    )
