@@ -260,9 +260,11 @@ def play(path, hw_dir, worst, delays):
     table.step = timed
     listened = out.heard
 
+    hints = game.about()["game"] == "tock"  # (the game that lights a card's hints)
+
     def listen(ev):
         heard[0] = True
-        if ev["type"] == "card":
+        if ev["type"] == "card" and hints:
             card_at[0] = sim.clock.now
         listened(ev)
 

@@ -111,15 +111,14 @@ def _home(lights, leds, c, colour):
 
 def _lit(buf, lights, leds):
     """The squares set in buf (Position.reach's cells) lit white; how many. The set ones are
-    found by bytes.find (a search in C): a few squares of 88."""
-    cells = bytes(buf[:CELLS])
+    found by find (a search in C, in place): a few squares of 88."""
     n = 0
-    q = cells.find(b"\x01")
+    q = buf.find(b"\x01", 0, CELLS)
     while q >= 0:
         n += 1
         if leds[q] != 255:
             lights[leds[q]] = WHITE
-        q = cells.find(b"\x01", q + 1)
+        q = buf.find(b"\x01", q + 1, CELLS)
     return n
 
 
