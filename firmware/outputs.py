@@ -487,8 +487,9 @@ class Outputs:
             fb.fill(0)
             if want and want[0] == "\x00":
                 _big(fb, want, -8 * p)
-            elif want:
-                fb.text(want, (oled.width - 8 * len(want)) // 2, 0, 1)
+            elif want:  # centred; a line longer than the glass is cut, not lost off both ends
+                text = want[: oled.width // 8]
+                fb.text(text, (oled.width - 8 * len(text)) // 2, 0, 1)
             try:
                 oled.send(p, 0)
             except OSError as e:

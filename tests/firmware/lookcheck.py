@@ -96,6 +96,9 @@ class Checker:
         if chain.ma_peak > ph.leds_map["ma_cap"]:
             fail("the chain's current (mA)", chain.ma_peak, ph.leds_map["ma_cap"], sim)
         screens = [look.screen(d) for d in ph.displays]
+        for line in out.show.lines:  # (16 characters of 8 px fit the 128 px glass)
+            if len(line) > 16:
+                fail("a line wider than the displays", line, "16 characters at most", sim)
         self.spot(chain, ph.leds_map["spot"])
         notice = self.notice()
         game = sim.game

@@ -375,3 +375,45 @@ def test_one_piece_a_pass_and_none_in_the_games_pass():
         collector.runs,
         kinds,
     )
+
+
+def test_every_line_fits_the_glass_and_reads_back_whole():
+    # seeded crowded boards (up to 12 pawns out, a Jack or any card: up to 12 pawns that can
+    # go): each line the table shows is at most 16 characters, and each display reads back
+    # (its pixels decoded) exactly the lines the table meant, none cut at the glass's edges
+    from sim import look
+
+    r = Rand(41)
+    squares = list(range(1, 19))
+    seen = 0
+    for trial in range(4):
+        sim = None
+        pawns = {}
+        used = set()
+        for c in "RGBY":
+            pawns[c] = []
+            for _ in range(3 if trial % 2 else 1 + r.below(3)):
+                while True:
+                    sq = "RGBY"[r.below(4)] + str(squares[r.below(17)])  # (not on an 18)
+                    if sq not in used:
+                        break
+                used.add(sq)
+                pawns[c].append(sq)
+        card = "JS" if trial % 2 else ("JH", "5H", "8D", "10C", "QS")[r.below(5)]
+        script = TOCK + "position p.json\nwait 300\ncard %s\nwait 500\n" % card
+        sim, _ = table(script, {"p.json": position(pawns)})
+        settle(sim)
+        out = sim.table.outputs
+        meant = out.show.lines
+        for line in meant:
+            assert len(line) <= 16, (trial, line)
+        for d in sim.physical.displays:
+            big, lines = look.screen(d)
+            assert lines == meant, (
+                trial,
+                lines,
+                meant,
+            )
+        seen += int(meant[-1].split()[0]) >= 10 if meant[-1][0].isdigit() else 0
+        sim = None
+    assert seen >= 1, seen  # (a board with ten pawns or more that can go was drawn)

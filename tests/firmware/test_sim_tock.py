@@ -189,3 +189,30 @@ def test_a_button_that_does_nothing_says_why():
     errs = [(e["button"], e["why"]) for e in of(evs, "error") if e["what"] == "button"]
     assert [b for b, _ in errs] == ["undo", "pause"], evs
     assert "does nothing" in errs[1][1] and errs[0][1], errs
+
+
+def test_T12_a_pawn_picked_up_and_set_back_is_no_move_on_a_board_set_up():
+    # seeded: a game set up from a position (the camps' slots lifted as it is laid out),
+    # a pawn picked up and set straight back once or a few times (fidgeting), then a Jack
+    # swapping two pawns: the move is that swap, never one with the fidgeted pawn (the
+    # tracker forgets what it held in the air once the board agrees with the game)
+    from check import Rand
+
+    pawns = {
+        "R": ["R8", "B1", "B7", "B10"],
+        "G": ["R18", "G9", "B17", "B18"],
+        "B": ["B3", "B14", "Y1", "BH4"],
+        "Y": ["G11", "B15", "Y10", "YH3"],
+    }
+    p = {"p.json": position(pawns, rules="toc-fr", players=2)}
+    head = "table tock players=2 rules=toc-fr\nposition p.json\nwait 300\ncard JS\n"
+    r = Rand(12)
+    for trial in range(4):
+        fidget = ("B17", "G9", "B3", "Y10")[r.below(4)]
+        script = head
+        for _ in range(1 + r.below(3)):
+            script += "lift %s\nwait %d\nplace %s\n" % (fidget, r.below(40), fidget)
+        script += "lift G11\nlift Y1\nplace G11\nplace Y1\nwait 500\n"
+        evs = run(script, p)
+        (m,) = of(evs, "move")
+        assert sorted(m["steps"]) == [["G11", "Y1"], ["Y1", "G11"]], (trial, m, script)

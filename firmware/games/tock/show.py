@@ -9,8 +9,9 @@
 # - a board reported wrong (`illegal`): the squares its `fix` names blinking red (a camp
 #   named as a whole: its four slots);
 # - the game won: the winner's home blinking in its colour.
-# On the displays: whose turn, the card, how many pawns can move; the squares to put right;
-# the winner. The table adds the card spot's light and an event's reason (outputs.py).
+# On the displays (16 characters a line): whose turn, the card, how many pawns can go; the
+# squares to put right; the winner. The table adds the card spot's light and an event's
+# reason (outputs.py).
 from micropython import const
 
 from clock import elapsed
@@ -73,7 +74,7 @@ def show(game, out, now):
                 out.job = job  # shown, the table asking again
             elif lifted < 0:
                 n = _lit_pawns(game, pos, buf, lights, leds)
-                lines.append("%d pawns can move" % n if n != 1 else "1 pawn can move")
+                lines.append("%d pawns can go" % n if n != 1 else "1 pawn can go")  # (16 wide)
             else:
                 n = job.count
                 lines.append("%d squares to go" % n if n != 1 else "1 square to go")

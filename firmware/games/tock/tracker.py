@@ -384,6 +384,11 @@ class TockGame(CardGame):
             self._resume(now)
         if self._matches(pos):
             self.agreement = _AGREES
+            # every pawn stands where the game has it: none is in a hand, whatever the air
+            # list kept (lifts never set down where they were: a game set up on a full
+            # board, a pawn taken away for good), so the next pick-up is told as one
+            del self._air[:]
+            self._lifts = 0
             self._corrected()
             if self.card is not None and self.card.rank == "J" and len(self.touched) >= 2:
                 self._try_move(now)  # a Jack leaves occupancy as it was
