@@ -134,6 +134,8 @@ class Reach:
         self.s = -1
         self.waiting = 0
         self.turn = 0
+        self.flags = None  # type: dict | None
+        self.players = 0
         self.sv = None  # type: _Seven | None
         self.card = None  # type: Card | None
         self.out = None  # type: bytearray | None
@@ -155,6 +157,8 @@ class Reach:
         self.cells[:] = pos.cells
         self.waiting = pos.waiting
         self.turn = pos.turn
+        self.flags = pos.flags
+        self.players = pos.players
         self.seats = pos._seats_to_try()
         out[:CELLS] = sv.zero
         out[CELLS:] = _ZERO4
@@ -170,7 +174,8 @@ class Reach:
             and self.waiting == pos.waiting
             and self.turn == pos.turn
             and self.cells == pos.cells
-            and self.pos is pos
+            and self.flags is pos.flags
+            and self.players == pos.players
         )
 
     def step(self, budget):
@@ -190,7 +195,8 @@ class Reach:
             if self.k >= len(self.seats):
                 self.count = out.count(b"\x01")
                 self.done = True
-                break
+                self.pos = self.card = None  # (what about() needs is kept: not the game's
+                break  # position, which a new game or a reset drops)
             seat = self.seats[self.k]
             if not seven:
                 i = _reach_one(sv, pos, seat, card, out, s, self.i, budget - used)
