@@ -43,6 +43,7 @@ _NOTICE_MS = const(5000)  # an error's reason stays on the displays this long at
 _NOTICE_MIN_MS = const(1500)  # and at least, whatever comes after it
 _SPOT_MS = const(1500)  # the spot's green or red after a card
 _RETRY_MS = const(10000)  # a display that did not answer is tried again after this
+_SHORT_MS = const(250)  # a show that ran out of heap is asked again after this
 _COLS = const(16)  # characters a line (8 px each)
 _PIECE = const(3)  # a pass's piece of the game's job (Tock's hints: rows of a 7's levels)
 _FILE = "/feedback.json"
@@ -280,9 +281,11 @@ class Outputs:
         if self._job is not None:  # (what the table adds waits: the game asks again)
             try:
                 done = self._job.step(_PIECE)
-            except Exception as e:  # (MemoryError included: asked again, next change)
-                done = True
-                self._failed_show(e)
+            except Exception as e:  # (out of heap: the game asked again, _SHORT_MS on)
+                self._job = None  # (the table's part, next: _compose, sets the time)
+                if self._failed_show(e):
+                    self._wait = _sooner(self._wait, _SHORT_MS)
+                return
             if done:
                 self._job = None
                 self._ask = True  # done: the game shows it at the next pass
@@ -343,9 +346,8 @@ class Outputs:
         except Exception as e:
             out.clear()
             self._clear(out.lights)
-            self._wait = 0
+            self._wait = _SHORT_MS if self._failed_show(e) else 0
             self._job = None
-            self._failed_show(e)
         self._compose_due = True
 
     def _compose(self, now):
@@ -393,12 +395,15 @@ class Outputs:
                 self._layout(self._want[i], big, out.lines)
 
     def _failed_show(self, e):
-        """A game's show or its job raised: out of heap, shown again at the next change
-        (the heap collected meanwhile); a bug, said once, and the table goes on dark."""
-        if isinstance(e, MemoryError) or self._broken or not self.emit:
-            return
-        self._broken = True
-        self.emit({"type": "error", "what": "show", "why": "%s: %s" % (type(e).__name__, e)})
+        """A game's show or its job raised. Out of heap (a moment of the game's most data):
+        True, the game is asked again _SHORT_MS on, whether or not anything changes
+        meanwhile; a bug: said once, and the table goes on dark until the next change."""
+        if isinstance(e, MemoryError):
+            return True
+        if not self._broken and self.emit:
+            self._broken = True
+            self.emit({"type": "error", "what": "show", "why": "%s: %s" % (type(e).__name__, e)})
+        return False
 
     def _clear(self, lights):
         """Every code 0: by the codes' framebuf (C) when there is a chain."""

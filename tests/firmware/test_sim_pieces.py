@@ -172,3 +172,80 @@ def test_every_line_fits_the_glass_and_reads_back_whole_again():
 
 def test_every_line_fits_the_glass_and_reads_back_whole_crowded_again():
     _lines_fit((3,))
+
+
+def _lit_as_reached(sim, card, s=-1):
+    """The squares lit white, and those reach() gives for `card` (`s`: a lifted pawn's cell)."""
+    from games.tock.rules import CELLS, REACH, Card
+
+    want = bytearray(REACH)
+    sim.game.pos.reach(Card(card), want, s)
+    leds = sim.game.cell_leds()
+    return names_lit(sim, white), sorted(
+        sim.physical.names[leds[q]] for q in range(CELLS) if want[q]
+    )
+
+
+def _short_of_heap(trial):
+    # the heap runs out in the middle of what the table shows, at a seeded call: in the
+    # game's show when a pawn is lifted (nothing after it asks the game again: no event, no
+    # timer), or deep in a piece of a 7's hints, the search's rows half made. With nothing
+    # happening after, the table shows it all a moment later, and it is reach()'s.
+    from games.tock import hints
+
+    r = Rand(67 + trial)
+    pawns = {"R": ["R15", "R16", "G9", "G10"], "G": ["G13", "B2"], "B": ["R13", "R17", "BH2"]}
+    in_show = trial % 2 == 0
+    card = ("7S", "5C", "JD", "8H")[r.below(4)] if in_show else "7" + "SHDC"[r.below(4)]
+    sim, heard = table(TOCK + "position p.json\nwait 300\n", {"p.json": position(pawns)})
+    settle(sim)
+    fail_at = 1 if in_show else 1 + r.below(6)
+    failed = []
+    calls = [0]
+
+    def failing(f):
+        def w(*a):
+            calls[0] += 1
+            if calls[0] == fail_at:
+                failed.append(calls[0])
+                raise MemoryError("memory allocation failed (injected)")
+            return f(*a)
+
+        return w
+
+    game = sim.game
+    kept = hints._node7
+    if not in_show:
+        hints._node7 = failing(kept)
+    try:
+        sim.act(90, "card", [card])
+        sim.advance(2000)  # (past the card spot's green: its timer asks the game again)
+        settle(sim)
+        if in_show:
+            lit, reached = _lit_as_reached(sim, card)
+            leds = game.cell_leds()
+            cells = [q for q in range(len(leds)) if sim.physical.names[leds[q]] in reached]
+            s = cells[r.below(len(cells))]
+            game.show = failing(game.show)
+            sim.act(91, "lift", [sim.physical.names[leds[s]]])
+            sim.advance(1000)  # (nothing happens meanwhile: no event, no timer)
+            settle(sim)
+    finally:
+        hints._node7 = kept
+        if in_show:
+            del game.show
+    assert failed, (trial, card, fail_at, calls)
+    lit, reached = _lit_as_reached(sim, card, s if in_show else -1)
+    assert lit == reached and reached, (trial, card, fail_at, lit, reached)
+    errors = [e for e in heard.events() if e["type"] == "error"]
+    assert not errors, errors  # (out of heap a moment is no bug to report)
+
+
+def test_a_show_short_of_heap_is_shown_a_moment_later():
+    for trial in (0, 1):
+        _short_of_heap(trial)
+
+
+def test_a_show_short_of_heap_is_shown_a_moment_later_more():
+    for trial in (2, 3, 4, 5):
+        _short_of_heap(trial)

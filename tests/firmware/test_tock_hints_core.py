@@ -301,3 +301,62 @@ def test_T11_T18_hints_worked_out_a_piece_a_pass_are_the_hints_at_once():
         seven_pieces,
         again,
     )
+
+
+def test_T11_a_piece_that_runs_out_of_heap_anywhere_is_worked_out_again():
+    """The heap runs out in a piece, at a seeded call of any of the job's functions, before
+    it or once it is done (the rows of a 7 half made, a pawn half marked): the table drops
+    that piece and asks again (outputs.py), the job takes up where it was (each of its
+    steps can be done again), and what it works out is what reach() gives at once."""
+    from games.tock import hints
+
+    names = ("_reach_one", "_ends_begin", "_dp_piece", "_ends_end", "_mark", "_nodes")
+    names += ("_order", "_needs", "_forward", "_backward", "_node7", "_row")
+    kept = [getattr(hints, n) for n in names]
+    calls = [0, 0, 0]  # calls so far, the one that raises, whether it raises once done
+
+    def failing(f):
+        def w(*a):
+            calls[0] += 1
+            if calls[0] != calls[1]:
+                return f(*a)
+            if calls[2]:  # (what it changed kept, its caller's count of it lost)
+                f(*a)
+            raise MemoryError("memory allocation failed (injected)")
+
+        return w
+
+    job = hints.Reach()
+    sv = rules._SEVEN
+    rng = Rng(29)
+    want = bytearray(REACH)
+    out = bytearray(REACH)
+    raised = 0
+    try:
+        for i, n in enumerate(names):
+            setattr(hints, n, failing(kept[i]))
+        for pos in positions(43, 12):
+            lifts = [-1] + [s for s in range(CELLS) if pos.cells[s]][:3]
+            for rank in ("7", "7", "4", "J", "X"):
+                if rank == "X" and not pos.flags["jokers"]:
+                    continue
+                card = Card(rank if rank == "X" else rank + "SHDC"[rng.below(4)])
+                s = lifts[rng.below(len(lifts))]
+                calls[1] = 0  # (none raises while reach() works it out at once)
+                n = pos.reach(card, want, s)
+                sv.runs += 1
+                job.start(sv, pos, card, out, s)
+                calls[0] = 0
+                calls[1] = 1 + rng.below(12)
+                calls[2] = rng.below(2)
+                while True:
+                    try:
+                        if job.step(1 + rng.below(4)):
+                            break
+                    except MemoryError:
+                        raised += 1
+                assert out == want and job.count == n, (str(card), pos.dumps(), s, calls)
+    finally:
+        for i, n in enumerate(names):
+            setattr(hints, n, kept[i])
+    assert raised > 15, raised
