@@ -21,6 +21,9 @@ REPORT: list[str] = []
 
 
 def pytest_sessionfinish(session):
+    check = sys.modules.get("check")  # the firmware tests' folders under /tmp (check.scratch)
+    if check and hasattr(check, "remove_scratches"):
+        check.remove_scratches()
     # under pytest-xdist (make test runs two workers side by side) each worker hands its
     # figures to the controller, which prints them all
     workeroutput = getattr(session.config, "workeroutput", None)
