@@ -43,7 +43,17 @@ $(STAMP): pyproject.toml
 	@touch $@
 	@echo "make setup: done. '. $(VENV)/bin/activate' puts plateau on your PATH (docs: docs/README.md)"
 
-test: lint typecheck mpy hardware-check mp32 pytest mpytest
+# pytest and the firmware suites side by side: pytest keeps two workers busy, the firmware
+# suites run one micropython at a time (each test module a process of its own, alone it left
+# a core idle for minutes); their lines are printed once they are done, after pytest's.
+test: lint typecheck mpy hardware-check mp32
+	@$(MAKE) --no-print-directory mpytest > build/mpytest.log 2>&1 & fw=$$!; \
+	$(MAKE) --no-print-directory pytest; py=$$?; \
+	wait $$fw; mp=$$?; \
+	echo "the firmware suites under micropython (make mpytest, run beside pytest):"; \
+	cat build/mpytest.log; \
+	if [ $$py != 0 ] || [ $$mp != 0 ]; then \
+		echo "make test: FAILED (pytest exit $$py, make mpytest exit $$mp)"; exit 1; fi
 	@echo "make test: all passed"
 
 lint: $(STAMP)
@@ -95,7 +105,7 @@ $(MP32): $(FIRMWARE_SRC) $(MP32_BUILD)
 # broker, so two halve the time on 2 cores; a worker that is idle takes tests from the other.
 PYTEST_JOBS ?= 2
 # The soak's short form: SOAK_GAMES generated Tock games per ruleset (`make soak`: 50).
-SOAK_GAMES ?= 16
+SOAK_GAMES ?= 8
 pytest: $(STAMP) mp32
 	$(if $(HAVE_MP32),PLATEAU_MP32=$(abspath $(MP32)) )PLATEAU_SOAK_GAMES=$(SOAK_GAMES) \
 		$(BIN)/pytest -n $(PYTEST_JOBS) --dist worksteal --durations=25
