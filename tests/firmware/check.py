@@ -21,43 +21,14 @@ class Wire:
         self.out.extend(data)
 
 
-_MADE = []  # the folders scratch() made in this process: gone when its tests are done
-
-
 def scratch(name):
     """A folder of this test process's own under /tmp (several test runs share a machine:
-    a fixed path would let one run's files into another's), removed with all in it when
-    the process's tests are done (remove_scratches: mpy_runner, tests/conftest.py)."""
+    a fixed path would let one run's files into another's)."""
     import os
 
     path = "/tmp/plateau-%s-%s" % (name, "".join("%02x" % b for b in os.urandom(4)))
     os.mkdir(path)
-    _MADE.append(path)
     return path
-
-
-def remove_scratches():
-    while _MADE:
-        _remove(_MADE.pop())
-
-
-def _remove(path):
-    import os
-
-    try:
-        names = os.listdir(path)
-    except OSError:  # a file (or gone already)
-        try:
-            os.remove(path)
-        except OSError:
-            pass
-        return
-    for name in names:
-        _remove(path + "/" + name)
-    try:
-        os.rmdir(path)
-    except OSError:
-        pass
 
 
 class Rand:

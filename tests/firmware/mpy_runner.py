@@ -41,9 +41,6 @@ def main(name, only=None):
         "micropython %s: %d passed, %d failed (heap: %d B free at start, %d B at the lowest)"
         % (name, passed, failed, free0, low)
     )
-    check = sys.modules.get("check")  # (the tests' folders under /tmp, if they made any)
-    if check:
-        check.remove_scratches()
     return 1 if failed or not passed else 0
 
 
