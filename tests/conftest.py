@@ -1,4 +1,7 @@
+import os
+import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -20,10 +23,17 @@ sys.path.insert(0, str(Path(__file__).parent / "host"))
 REPORT: list[str] = []
 
 
+# The firmware tests' folders (check.scratch) in one folder for the run, removed at its end;
+# pytest-xdist's workers inherit it from the controller, which removes it when they are done.
+_SCRATCH = None
+if not os.environ.get("PLATEAU_SCRATCH"):
+    _SCRATCH = tempfile.mkdtemp(prefix="plateau-tests-")
+    os.environ["PLATEAU_SCRATCH"] = _SCRATCH
+
+
 def pytest_sessionfinish(session):
-    check = sys.modules.get("check")  # the firmware tests' folders under /tmp (check.scratch)
-    if check and hasattr(check, "remove_scratches"):
-        check.remove_scratches()
+    if _SCRATCH and getattr(session.config, "workerinput", None) is None:
+        shutil.rmtree(_SCRATCH, ignore_errors=True)
     # under pytest-xdist (make test runs two workers side by side) each worker hands its
     # figures to the controller, which prints them all
     workeroutput = getattr(session.config, "workeroutput", None)

@@ -22,11 +22,13 @@ class Wire:
 
 
 def scratch(name):
-    """A folder of this test process's own under /tmp (several test runs share a machine:
-    a fixed path would let one run's files into another's)."""
+    """A folder of this test process's own (several test runs share a machine: a fixed path
+    would let one run's files into another's), in the run's folder (PLATEAU_SCRATCH: make
+    mpytest's and pytest's, removed when the run ends) or else /tmp."""
     import os
 
-    path = "/tmp/plateau-%s-%s" % (name, "".join("%02x" % b for b in os.urandom(4)))
+    top = os.getenv("PLATEAU_SCRATCH") or "/tmp"
+    path = "%s/plateau-%s-%s" % (top, name, "".join("%02x" % b for b in os.urandom(4)))
     os.mkdir(path)
     return path
 
