@@ -120,18 +120,18 @@ pytest: $(STAMP) mp32
 # Then again on the chip's interpreter, firmware frozen, at the ESP32's heap: a whole table's
 # tests (test_sim_*, test_table_*) each in a process of its own, on a fresh heap, as a board
 # plays one table a power-up (a test that plays several tables shares its process's heap).
+# The tests' folders (tests/firmware/check.py: scratch) in one of the run's own, removed
+# when the run ends, however it ends.
+SCRATCH_RUN = export PLATEAU_SCRATCH=$$(mktemp -d /tmp/plateau-mpytest-XXXXXX); \
+	trap 'rm -rf "$$PLATEAU_SCRATCH"' EXIT;
 mpytest: mpy mp32
-	@export PLATEAU_SCRATCH=$$(mktemp -d /tmp/plateau-mpytest-XXXXXX); \
-	trap 'rm -rf "$$PLATEAU_SCRATCH"' EXIT; \
-	for t in $(FW_TESTS); do \
+	@$(SCRATCH_RUN) for t in $(FW_TESTS); do \
 		case $$t in test_sim_*|test_table_*|test_tock_sevens|test_tock_hints|test_tock_hints_core|test_tock_positions_given) heap=$(SIM_HEAP);; *) heap=$(HEAP);; esac; \
 		MICROPYPATH=build/mpy:build/mpytests $(BIN)/micropython -X heapsize=$$heap \
 			-m mpy_runner $$t || exit 1; \
 	done
 ifneq ($(HAVE_MP32),)
-	@export PLATEAU_SCRATCH=$$(mktemp -d /tmp/plateau-mpytest-XXXXXX); \
-	trap 'rm -rf "$$PLATEAU_SCRATCH"' EXIT; \
-	for t in $(FW_TESTS); do \
+	@$(SCRATCH_RUN) for t in $(FW_TESTS); do \
 		case $$t in test_sim_*|test_table_*) each=$$(MICROPYPATH=.frozen:build/mpytests \
 			$(MP32) -X heapsize=$(CHIP_HEAP) -m mpy_runner $$t --list);; *) each=;; esac; \
 		for f in $${each:-""}; do \
