@@ -222,7 +222,7 @@ def _short_of_heap(trial):
         sim.advance(2000)  # (past the card spot's green: its timer asks the game again)
         settle(sim)
         if in_show:
-            lit, reached = _lit_as_reached(sim, card)
+            _, reached = _lit_as_reached(sim, card)
             leds = game.cell_leds()
             cells = [q for q in range(len(leds)) if sim.physical.names[leds[q]] in reached]
             s = cells[r.below(len(cells))]
